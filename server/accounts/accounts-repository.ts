@@ -1,0 +1,22 @@
+import type { Store } from '../store/store-types.ts';
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export class AccountsRepository {
+  constructor(private readonly store: Store) {}
+
+  async insertIfMissing(id: string, name: string, createdAt: number): Promise<void> {
+    await this.store.write([
+      { sql: 'INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)', params: [id, name, createdAt] },
+    ]);
+  }
+
+  async allIds(): Promise<string[]> {
+    const rows = await this.store.all<{ id: string }>('SELECT id FROM accounts');
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,52 @@
+import { Command, CommanderError } from 'commander';
+import { ValidationError } from '../errors/app-errors.ts';
+import { DataDirLockedError } from '../engine/data-dir-lock.ts';
+import { readVersion } from '../engine/version.ts';
+import { ListenError } from '../http/listeners.ts';
+import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerStart } from './commands/start.ts';
+import { registerToken } from './commands/token.ts';
+
+/** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  let code: number = EXIT.ok;
+  const run = async (action: () => Promise<number>): Promise<void> => {
+    code = await action();
+  };
+  const program = new Command('hookscope')
+    .description('Hookscope: capture, verify, replay and share webhooks')
+    .version(readVersion().version)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showHelpAfterError('(run with --help for usage)');
+  registerServe(program, io, run);
+  registerStart(program, io, run);
+  registerToken(program, io, run);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+function report(e: unknown, io: CliIO): number {
+  if (e instanceof CommanderError) {
+    // Commander already printed its message; help and version are successes.
+    return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (e instanceof UsageError || e instanceof ValidationError) {
+    io.err(`hookscope: ${e.message}`);
+    return EXIT.usage;
+  }
+  if (e instanceof ListenError || e instanceof DataDirLockedError) {
+    io.err(`hookscope: ${e.message}`);
+    return EXIT.failure;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err(`hookscope: ${message}`);
+  if (io.env.HOOKSCOPE_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+  return EXIT.failure;
+}

@@ -1,0 +1,68 @@
+import type { ValidationType } from './validation-types.ts';
+
+/** An endpoint as stored, secrets included. Never leaves the engine as is. */
+export interface EndpointRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string | null;
+  validationType: ValidationType;
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+  signatureHeader: string | null;
+  toleranceSeconds: number | null;
+  forwardUrl: string | null;
+  isActive: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The endpoint object of the API: no secret, ever. */
+export interface EndpointView {
+  id: string;
+  url: string;
+  localUrl: string;
+  publicUrl: string | null;
+  name: string;
+  description: string | null;
+  validationType: ValidationType;
+  isActive: boolean;
+  signatureHeader: string | null;
+  toleranceSeconds: number | null;
+  forwardUrl: string | null;
+  hasSecret: boolean;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateEndpointInput {
+  name: string;
+  validationType: ValidationType;
+  webhookSecret?: string | null;
+  description?: string | null;
+  forwardUrl?: string | null;
+  signatureHeader?: string | null;
+  toleranceSeconds?: number | null;
+}
+
+export interface UpdateEndpointInput {
+  name?: string;
+  description?: string | null;
+  isActive?: boolean;
+  forwardUrl?: string | null;
+  signatureHeader?: string | null;
+  toleranceSeconds?: number | null;
+}
+
+/** What the receiver needs to accept and verify a delivery, from memory. */
+export interface ReceiverEndpoint {
+  id: string;
+  accountId: string;
+  validationType: ValidationType;
+  isActive: boolean;
+  secrets: { value: string; kind: 'current' | 'previous' }[];
+  signatureHeader: string | null;
+  toleranceSeconds: number | null;
+}

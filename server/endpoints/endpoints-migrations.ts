@@ -1,0 +1,25 @@
+import type { Migration } from '../store/store-types.ts';
+
+export const endpointsMigrations: Migration[] = [
+  {
+    version: 2,
+    name: 'endpoints',
+    sql: `CREATE TABLE endpoints (
+            id TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            description TEXT,
+            validation_type TEXT NOT NULL,
+            secret TEXT,
+            previous_secret TEXT,
+            previous_secret_expires_at INTEGER,
+            signature_header TEXT,
+            tolerance_seconds INTEGER,
+            forward_url TEXT,
+            is_active INTEGER NOT NULL DEFAULT 1,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+          );
+          CREATE INDEX endpoints_by_account ON endpoints (account_id, created_at);`,
+  },
+];

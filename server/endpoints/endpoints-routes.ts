@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import { ValidationError } from '../errors/app-errors.ts';
+import { route, type RouteSpec } from '../http/route.ts';
+import type { EndpointsService } from './endpoints-service.ts';
+import {
+  CreateEndpointBody,
+  DeletedSchema,
+  EndpointIdParams,
+  EndpointListSchema,
+  EndpointSchema,
+  RegeneratedSchema,
+  RegenerateSecretBody,
+  UpdateEndpointBody,
+} from './endpoints-schemas.ts';
+
+type Params = z.output<typeof EndpointIdParams>;
+const UPDATABLE = ['name', 'description', 'isActive', 'active', 'forwardUrl', 'signatureHeader', 'toleranceSeconds'];
+
+export function endpointsRoutes(endpoints: EndpointsService): RouteSpec[] {
+  const tag = 'Endpoints';
+  return [
+    route<Record<string, never>, Record<string, never>, z.output<typeof CreateEndpointBody>>({
+      method: 'post',
+      path: '/api/endpoints',
+      summary: 'Create an endpoint',
+      tag,
+      body: CreateEndpointBody,
+      responses: [{ status: 201, description: 'Created', data: EndpointSchema }],
+      handler: async ({ account, body }) => ({ status: 201, data: await endpoints.create(account, body) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/endpoints',
+      summary: "List the account's endpoints",
+      tag,
+      responses: [{ status: 200, description: 'The endpoints, newest first', data: EndpointListSchema }],
+      handler: async ({ account }) => ({ data: endpoints.list(account) }),
+    }),
+    route<Params>({
+      method: 'get',
+      path: '/api/endpoints/:endpointId',
+      summary: 'Read an endpoint',
+      tag,
+      params: EndpointIdParams,
+      responses: [{ status: 200, description: 'The endpoint', data: EndpointSchema }],
+      handler: async ({ account, params }) => ({ data: endpoints.get(account, params.endpointId) }),
+    }),
+    route<Params, Record<string, never>, z.output<typeof UpdateEndpointBody>>({
+      method: 'patch',
+      path: '/api/endpoints/:endpointId',
+      summary: 'Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds',
+      tag,
+      params: EndpointIdParams,
+      body: UpdateEndpointBody,
+      responses: [{ status: 200, description: 'The updated endpoint', data: EndpointSchema }],
+      handler: async ({ account, params, body }) => {
+        const { active, isActive, ...rest } = body;
+        if (Object.values(body).every((v) => v === undefined)) {
+          throw new ValidationError(`The request body must contain at least one of: ${UPDATABLE.join(', ')}.`, {
+            allowed: UPDATABLE,
+          }, 'NO_UPDATABLE_FIELDS');
+        }
+        if (active !== undefined && isActive !== undefined && active !== isActive) {
+          throw new ValidationError('isActive and active disagree; send only one of them.', { field: 'isActive' });
+        }
+        return { data: await endpoints.update(account, params.endpointId, { ...rest, isActive: isActive ?? active }) };
+      },
+    }),
+    route<Params>({
+      method: 'delete',
+      path: '/api/endpoints/:endpointId',
+      summary: 'Delete an endpoint with its logs',
+      tag,
+      params: EndpointIdParams,
+      responses: [{ status: 200, description: 'Deleted', data: DeletedSchema }],
+      handler: async ({ account, params }) => ({ data: await endpoints.delete(account, params.endpointId) }),
+    }),
+    route<Params, Record<string, never>, z.output<typeof RegenerateSecretBody>>({
+      method: 'post',
+      path: '/api/endpoints/:endpointId/regenerate-secret',
+      summary: 'Regenerate the secret of an hmac_sha256 endpoint (returned once; the previous one stays valid for the grace period)',
+      tag,
+      params: EndpointIdParams,
+      body: RegenerateSecretBody,
+      bodyOptional: true,
+      responses: [
+        { status: 200, description: 'The new secret, shown only in this response', data: RegeneratedSchema },
+        { status: 409, description: 'Not an hmac_sha256 endpoint' },
+      ],
+      handler: async ({ account, params, body }) => ({
+        data: await endpoints.regenerateSecret(account, params.endpointId, body.webhookSecret),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,219 @@
+import type { AccountContext } from '../auth/account-context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.ts';
+import type { BaseUrls } from '../support/base-urls.ts';
+import { isoTime, type Clock } from '../support/clock.ts';
+import type { IdGenerator } from '../support/ids.ts';
+import type { Random } from '../support/random.ts';
+import type {
+  CreateEndpointInput,
+  EndpointRecord,
+  EndpointView,
+  ReceiverEndpoint,
+  UpdateEndpointInput,
+} from './endpoint-types.ts';
+import type { EndpointsRepository } from './endpoints-repository.ts';
+import { requiresSecret } from './validation-types.ts';
+
+export interface EndpointsServiceDeps {
+  repo: EndpointsRepository;
+  clock: Clock;
+  random: Random;
+  ids: IdGenerator;
+  urls: BaseUrls;
+  /** How long a regenerated secret's predecessor stays valid. */
+  secretGraceMs: number;
+  /** Removes what other features keep for an endpoint (logs, ...) before the endpoint goes. */
+  onDelete: (accountId: string, endpointId: string) => Promise<void>;
+}
+
+/**
+ * Endpoint management. Every endpoint is also held in memory: the receiver looks
+ * one up on each delivery, and a database round trip there would cost the hot
+ * path. The repository stays the source of truth; the map is rebuilt from it on
+ * start and updated only after a write succeeded.
+ */
+export class EndpointsService {
+  private readonly byId = new Map<string, EndpointRecord>();
+
+  constructor(private readonly deps: EndpointsServiceDeps) {}
+
+  async init(): Promise<void> {
+    this.byId.clear();
+    for (const e of await this.deps.repo.all()) this.byId.set(e.id, e);
+  }
+
+  async create(account: AccountContext, input: CreateEndpointInput): Promise<EndpointView> {
+    const signed = requiresSecret(input.validationType);
+    if (signed && !input.webhookSecret) {
+      throw new ValidationError(`webhookSecret is required for ${input.validationType} endpoints.`, {
+        field: 'webhookSecret',
+      });
+    }
+    checkSchemeOptions(input.validationType, input);
+    const now = this.deps.clock.now();
+    const record: EndpointRecord = {
+      id: this.deps.ids.opaque('ep'),
+      accountId: account.id,
+      name: input.name,
+      description: input.description ?? null,
+      validationType: input.validationType,
+      secret: signed ? (input.webhookSecret ?? null) : null,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      signatureHeader: input.signatureHeader ?? null,
+      toleranceSeconds: input.toleranceSeconds ?? null,
+      forwardUrl: input.forwardUrl ?? null,
+      isActive: true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.repo.insert(record);
+    this.byId.set(record.id, record);
+    return this.view(record);
+  }
+
+  list(account: AccountContext): { endpoints: EndpointView[]; total: number } {
+    const endpoints = [...this.byId.values()]
+      .filter((e) => e.accountId === account.id)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      .map((e) => this.view(e));
+    return { endpoints, total: endpoints.length };
+  }
+
+  get(account: AccountContext, id: string): EndpointView {
+    return this.view(this.own(account, id));
+  }
+
+  /** Throws NotFoundError unless the endpoint exists and belongs to the account. */
+  own(account: AccountContext, id: string): EndpointRecord {
+    const e = this.byId.get(id);
+    // Another account's endpoint answers exactly like a missing one.
+    if (!e || e.accountId !== account.id) throw new NotFoundError(`Endpoint ${id} was not found.`, 'ENDPOINT_NOT_FOUND');
+    return e;
+  }
+
+  async update(account: AccountContext, id: string, input: UpdateEndpointInput): Promise<EndpointView> {
+    const current = this.own(account, id);
+    checkSchemeOptions(current.validationType, input);
+    const next: EndpointRecord = {
+      ...current,
+      name: input.name ?? current.name,
+      description: input.description !== undefined ? input.description : current.description,
+      isActive: input.isActive ?? current.isActive,
+      forwardUrl: input.forwardUrl !== undefined ? input.forwardUrl : current.forwardUrl,
+      signatureHeader: input.signatureHeader !== undefined ? input.signatureHeader : current.signatureHeader,
+      toleranceSeconds: input.toleranceSeconds !== undefined ? input.toleranceSeconds : current.toleranceSeconds,
+      updatedAt: this.deps.clock.now(),
+    };
+    await this.deps.repo.update(next);
+    this.byId.set(id, next);
+    return this.view(next);
+  }
+
+  async delete(account: AccountContext, id: string): Promise<{ id: string; deleted: true }> {
+    this.own(account, id);
+    // Stop accepting deliveries first, then remove what hangs off the endpoint, then the endpoint:
+    // a crash part-way leaves an endpoint with fewer logs, never logs without an endpoint.
+    const record = this.byId.get(id)!;
+    this.byId.delete(id);
+    try {
+      await this.deps.onDelete(account.id, id);
+      await this.deps.repo.delete(account.id, id);
+    } catch (e) {
+      this.byId.set(id, record);
+      throw e;
+    }
+    return { id, deleted: true };
+  }
+
+  async regenerateSecret(
+    account: AccountContext,
+    id: string,
+    requested: string | undefined,
+  ): Promise<{ id: string; webhookSecret: string; previousSecretExpiresAt: string | null }> {
+    const current = this.own(account, id);
+    if (current.validationType !== 'hmac_sha256') {
+      throw new ConflictError(
+        current.validationType === 'stripe'
+          ? 'Stripe endpoints use the signing secret Stripe issues; roll it in the Stripe dashboard and update the endpoint there.'
+          : `Endpoints of validationType ${current.validationType} have no secret to regenerate.`,
+        'SECRET_NOT_REGENERABLE',
+        { validationType: current.validationType },
+      );
+    }
+    const now = this.deps.clock.now();
+    const secret = requested ?? this.deps.random.bytes(32).toString('hex');
+    // The old secret keeps verifying for the grace period so senders can roll over.
+    const expires = current.secret ? now + this.deps.secretGraceMs : null;
+    const next: EndpointRecord = {
+      ...current,
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: expires,
+      updatedAt: now,
+    };
+    await this.deps.repo.update(next);
+    this.byId.set(id, next);
+    return { id, webhookSecret: secret, previousSecretExpiresAt: expires === null ? null : isoTime(expires) };
+  }
+
+  /** The receiver's view of an endpoint, or undefined when there is none with that id. */
+  forReceiver(id: string): ReceiverEndpoint | undefined {
+    const e = this.byId.get(id);
+    if (!e) return undefined;
+    const secrets: ReceiverEndpoint['secrets'] = [];
+    if (e.secret) secrets.push({ value: e.secret, kind: 'current' });
+    if (e.previousSecret && e.previousSecretExpiresAt !== null && this.deps.clock.now() < e.previousSecretExpiresAt) {
+      secrets.push({ value: e.previousSecret, kind: 'previous' });
+    }
+    return {
+      id: e.id,
+      accountId: e.accountId,
+      validationType: e.validationType,
+      isActive: e.isActive,
+      secrets,
+      signatureHeader: e.signatureHeader,
+      toleranceSeconds: e.toleranceSeconds,
+    };
+  }
+
+  private view(e: EndpointRecord): EndpointView {
+    const localUrl = `${this.deps.urls.receiver}/webhook/${e.id}`;
+    const publicUrl = this.deps.urls.publicBase ? `${this.deps.urls.publicBase}/webhook/${e.id}` : null;
+    const graceLive = e.previousSecretExpiresAt !== null && this.deps.clock.now() < e.previousSecretExpiresAt;
+    return {
+      id: e.id,
+      url: publicUrl ?? localUrl,
+      localUrl,
+      publicUrl,
+      name: e.name,
+      description: e.description,
+      validationType: e.validationType,
+      isActive: e.isActive,
+      signatureHeader: e.signatureHeader,
+      toleranceSeconds: e.toleranceSeconds,
+      forwardUrl: e.forwardUrl,
+      hasSecret: e.secret !== null,
+      previousSecretExpiresAt: graceLive ? isoTime(e.previousSecretExpiresAt!) : null,
+      createdAt: isoTime(e.createdAt),
+      updatedAt: isoTime(e.updatedAt),
+    };
+  }
+}
+
+/** signatureHeader belongs to the generic HMAC scheme, toleranceSeconds to Stripe's. */
+function checkSchemeOptions(
+  type: string,
+  input: { signatureHeader?: string | null; toleranceSeconds?: number | null },
+): void {
+  if (input.signatureHeader != null && type !== 'hmac_sha256') {
+    throw new ValidationError(`signatureHeader applies only to hmac_sha256 endpoints (this one is ${type}).`, {
+      field: 'signatureHeader',
+    });
+  }
+  if (input.toleranceSeconds != null && type !== 'stripe') {
+    throw new ValidationError(`toleranceSeconds applies only to stripe endpoints (this one is ${type}).`, {
+      field: 'toleranceSeconds',
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AccountContext } from '../auth/account-context.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
+import { mapError } from './envelope.ts';
+import type { RouteSpec } from './route.ts';
+import { parseRequestPart } from './validate.ts';
+
+export interface ApiAppDeps {
+  routes: RouteSpec[];
+  auth: Authenticator;
+  onError: (err: unknown) => void;
+}
+
+const NO_ACCOUNT: AccountContext = Object.freeze({ id: '', name: '' });
+
+/** The Express app behind the private listener: `/api/*` and, later, share pages and the UI. */
+export function createApiApp(deps: ApiAppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requireJsonBodies);
+  app.use(express.json({ limit: '1mb' }));
+
+  for (const spec of deps.routes) {
+    app[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+      run(spec, deps, req, res).catch(next);
+    });
+  }
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new NotFoundError(`No route for ${req.method} ${req.path}.`, 'ROUTE_NOT_FOUND'));
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const mapped = mapError(err);
+    if (mapped.status >= 500) deps.onError(err);
+    res.status(mapped.status).set(mapped.headers).json(mapped.body);
+  });
+  return app;
+}
+
+async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Response): Promise<void> {
+  const account = spec.auth === false ? NO_ACCOUNT : await deps.auth.authenticate(req.headers.authorization);
+  const params = spec.params ? parseRequestPart(spec.params, req.params, 'path') : {};
+  const query = spec.query ? parseRequestPart(spec.query, req.query, 'query') : {};
+  const rawBody: unknown = req.body;
+  const body = spec.body
+    ? parseRequestPart(spec.body, rawBody === undefined && spec.bodyOptional ? {} : rawBody, 'body')
+    : undefined;
+  const result = await spec.handler({ params, query, body, account, req, res });
+  res.set('cache-control', 'no-store');
+  if (spec.raw) {
+    res.status(result.status ?? 200).json(result.data);
+    return;
+  }
+  res.status(result.status ?? 200).json({ success: true, data: result.data });
+}
+
+/** A body that is not JSON is a 415 naming what was sent, not a confusing "field is required". */
+function requireJsonBodies(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+    next(
+      new UnsupportedMediaTypeError(
+        `Request bodies must be JSON with Content-Type: application/json (got ${req.headers['content-type'] ?? 'no Content-Type'}).`,
+      ),
+    );
+    return;
+  }
+  next();
+}

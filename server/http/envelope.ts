@@ -1,0 +1,86 @@
+import type { ServerResponse } from 'node:http';
+import { AppError } from '../errors/app-errors.ts';
+
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: string; message: string; details?: unknown };
+}
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+}
+
+export interface MappedError {
+  status: number;
+  body: ErrorEnvelope;
+  headers: Record<string, string>;
+}
+
+/**
+ * The one place that turns any thrown value into a status and the error envelope.
+ * Unknown errors become a generic 500 whose message reveals nothing internal;
+ * the caller logs the original.
+ */
+export function mapError(err: unknown): MappedError {
+  if (err instanceof AppError) {
+    const error: ErrorEnvelope['error'] = { code: err.code, message: err.message };
+    if (err.details !== undefined) error.details = err.details;
+    const headers: Record<string, string> = {};
+    if (err.status === 429 && isRecord(err.details) && typeof err.details.retryAfterSeconds === 'number') {
+      headers['retry-after'] = String(err.details.retryAfterSeconds);
+    }
+    return { status: err.status, body: { success: false, error }, headers };
+  }
+  const bodyParser = mapBodyParserError(err);
+  if (bodyParser) return bodyParser;
+  return {
+    status: 500,
+    body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred; it has been logged by the engine.' } },
+    headers: {},
+  };
+}
+
+// express.json() (body-parser) throws errors tagged with `type`; these are client mistakes, never 500s.
+function mapBodyParserError(err: unknown): MappedError | null {
+  if (!isRecord(err) || typeof err.type !== 'string') return null;
+  const fail = (status: number, code: string, message: string): MappedError => ({
+    status,
+    body: { success: false, error: { code, message } },
+    headers: {},
+  });
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return fail(400, 'INVALID_JSON', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return fail(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the API accepts (1 MB).');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return fail(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be UTF-8 encoded JSON.');
+    case 'request.aborted':
+      return fail(400, 'REQUEST_ABORTED', 'The request was aborted before its body arrived.');
+    default:
+      return null;
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+export function sendError(res: ServerResponse, err: unknown): MappedError {
+  const mapped = mapError(err);
+  sendJson(res, mapped.status, mapped.body, mapped.headers);
+  return mapped;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}

@@ -1,0 +1,62 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { toOpenApiPath, type RouteSpec } from './route.ts';
+
+const ErrorEnvelope = z
+  .object({
+    success: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+
+const COMMON_ERRORS: Record<number, string> = {
+  400: 'Invalid input; the message names the field.',
+  401: 'Missing, invalid or expired bearer token.',
+  403: 'Host header not allowed (DNS rebinding protection).',
+  404: 'Unknown resource, or one that belongs to another account.',
+};
+
+/** Builds the OpenAPI 3.1 document from the same schemas that validate requests. */
+export function buildOpenApiDocument(routes: RouteSpec[], version: string): object {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  for (const r of routes) {
+    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {};
+    for (const res of r.responses) {
+      const schema = res.status < 400
+        ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() })
+        : ErrorEnvelope;
+      responses[String(res.status)] = { description: res.description, content: { 'application/json': { schema } } };
+    }
+    for (const [status, description] of Object.entries(COMMON_ERRORS)) {
+      if (status === '401' && r.auth === false) continue;
+      responses[status] ??= { description, content: { 'application/json': { schema: ErrorEnvelope } } };
+    }
+    registry.registerPath({
+      method: r.method,
+      path: toOpenApiPath(r.path),
+      summary: r.summary,
+      tags: [r.tag],
+      security: r.auth === false ? [] : [{ bearerAuth: [] }],
+      request: {
+        ...(r.params ? { params: r.params as z.ZodObject } : {}),
+        ...(r.query ? { query: r.query as z.ZodObject } : {}),
+        ...(r.body
+          ? { body: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body } } } }
+          : {}),
+      },
+      responses,
+    });
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Hookscope API',
+      version,
+      description:
+        'Private API of a Hookscope engine (127.0.0.1 only). Every response uses the envelope ' +
+        '{ success, data } or { success: false, error: { code, message, details } }.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Reusable request-schema pieces, so every route words its errors the same way. */
+
+export const requiredString = (field: string, max: number) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
+export const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string or null.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` })
+    .nullable()
+    .optional();
+
+export const httpUrl = (field: string) =>
+  z
+    .string({ error: `${field} must be a string.` })
+    .max(2048, { error: `${field} must be at most 2048 characters.` })
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      { error: `${field} must be an absolute http:// or https:// URL.` },
+    );
+
+/** Accepts true/false, "true"/"false" and 1/0: forms a hand-written request or a form might send. */
+export const booleanLike = (field: string) =>
+  z.union([z.boolean(), z.literal('true'), z.literal('false'), z.literal(1), z.literal(0)], {
+    error: `${field} must be true or false.`,
+  }).transform((v) => v === true || v === 'true' || v === 1);
+
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Query integers arrive as strings; reject anything that is not a plain whole number. */
+export const queryInt = (field: string, min: number, max: number, fallback: number) =>
+  z
+    .string({ error: `${field} must be a single whole number.` })
+    .regex(/^\d+$/, { error: `${field} must be a whole number between ${min} and ${max}.` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `${field} must be between ${min} and ${max}.` })
+    .optional()
+    .transform((n) => n ?? fallback);
+
+export const idParam = (name: string, prefix: string) =>
+  z.object({
+    [name]: z.string().min(1).max(100).meta({ description: `The ${prefix}_ identifier.` }),
+  });

@@ -1,0 +1,44 @@
+import type { Migration } from '../store/store-types.ts';
+
+/**
+ * Bodies live in their own table so list queries never page through them.
+ * log_stats is kept by triggers so retention can tell cheaply (no COUNT scan)
+ * whether an account is over its limit.
+ */
+export const logsMigrations: Migration[] = [
+  {
+    version: 3,
+    name: 'logs',
+    sql: `CREATE TABLE logs (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            account_id TEXT NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            method TEXT NOT NULL,
+            path TEXT NOT NULL,
+            query TEXT NOT NULL,
+            raw_headers TEXT NOT NULL,
+            content_type TEXT,
+            size INTEGER NOT NULL,
+            stored_size INTEGER NOT NULL,
+            truncated INTEGER NOT NULL,
+            source_ip TEXT,
+            received_at INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            verification TEXT NOT NULL
+          );
+          CREATE INDEX logs_by_account ON logs (account_id, seq);
+          CREATE INDEX logs_by_endpoint ON logs (endpoint_id, seq);
+          CREATE TABLE log_bodies (log_seq INTEGER PRIMARY KEY, body BLOB NOT NULL);
+          CREATE TABLE log_stats (account_id TEXT PRIMARY KEY, count INTEGER NOT NULL, bytes INTEGER NOT NULL);
+          CREATE TRIGGER logs_counted AFTER INSERT ON logs BEGIN
+            INSERT INTO log_stats (account_id, count, bytes) VALUES (NEW.account_id, 1, NEW.stored_size)
+              ON CONFLICT (account_id) DO UPDATE SET count = count + 1, bytes = bytes + NEW.stored_size;
+          END;
+          CREATE TRIGGER logs_uncounted AFTER DELETE ON logs BEGIN
+            UPDATE log_stats SET count = count - 1, bytes = bytes - OLD.stored_size WHERE account_id = OLD.account_id;
+            DELETE FROM log_bodies WHERE log_seq = OLD.seq;
+          END;`,
+  },
+];

@@ -1,0 +1,175 @@
+import type { SqlValue, Store, WriteAck, WriteOp } from '../store/store-types.ts';
+import type { LogQuery, LogStatus, LogVerification, NewLog, QueryObject, HeaderPairs } from './log-types.ts';
+
+export interface LogRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  method: string;
+  path: string;
+  query: string;
+  raw_headers: string;
+  content_type: string | null;
+  size: number;
+  stored_size: number;
+  truncated: number;
+  source_ip: string | null;
+  received_at: number;
+  duration_ms: number;
+  status: string;
+  verification: string;
+  body?: Uint8Array | null;
+}
+
+/** A row decoded into plain values, body included only when asked for. */
+export interface StoredLog {
+  id: string;
+  accountId: string;
+  endpointId: string;
+  method: string;
+  path: string;
+  query: QueryObject;
+  rawHeaders: HeaderPairs;
+  contentType: string | null;
+  size: number;
+  storedSize: number;
+  truncated: boolean;
+  sourceIp: string | null;
+  receivedAt: number;
+  durationMs: number;
+  status: LogStatus;
+  verification: LogVerification;
+  body: Buffer | null;
+}
+
+export interface RetentionPolicy {
+  maxLogsPerAccount: number;
+  maxBodyBytesTotal: number;
+}
+
+const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, l.raw_headers,
+  l.content_type, l.size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification`;
+
+const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
+  size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_BODY = 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)';
+
+// Oldest first beyond the per-account limit; the LIMIT is 0 (no work) while under it.
+const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
+  SELECT seq FROM logs WHERE account_id = ?1 ORDER BY seq
+  LIMIT MAX(0, COALESCE((SELECT count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
+
+// Over the body budget, evict the oldest logs (any account) until 90% of the budget is left,
+// so the window scan runs once per 10% of the budget written, not on every delivery.
+// The first condition does not depend on any row, so SQLite checks it once before scanning.
+const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
+  SELECT seq FROM (
+    SELECT seq, SUM(stored_size) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+    FROM logs WHERE (SELECT COALESCE(SUM(bytes), 0) FROM log_stats) > ?1)
+  WHERE COALESCE(before, 0) < (SELECT COALESCE(SUM(bytes), 0) FROM log_stats) - ?2)`;
+
+export class LogsRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly retention: RetentionPolicy,
+  ) {}
+
+  /** Inserts a capture and applies retention in the same atomic record. */
+  async insert(id: string, log: NewLog, ack: WriteAck): Promise<void> {
+    const ops: WriteOp[] = [
+      {
+        sql: INSERT_LOG,
+        params: [
+          id,
+          log.accountId,
+          log.endpointId,
+          log.method,
+          log.path,
+          JSON.stringify(log.query),
+          JSON.stringify(log.rawHeaders),
+          log.contentType,
+          log.size,
+          log.body.length,
+          log.truncated ? 1 : 0,
+          log.sourceIp,
+          log.receivedAt,
+          log.durationMs,
+          log.status,
+          JSON.stringify(log.verification),
+        ],
+      },
+      { sql: INSERT_BODY, params: [id, log.body] },
+      { sql: EVICT_OVER_COUNT, params: [log.accountId, this.retention.maxLogsPerAccount] },
+      {
+        sql: EVICT_OVER_BYTES,
+        params: [this.retention.maxBodyBytesTotal, Math.floor(this.retention.maxBodyBytesTotal * 0.9)],
+      },
+    ];
+    await this.store.write(ops, ack);
+  }
+
+  async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {
+    const where: string[] = ['l.account_id = ?'];
+    const params: SqlValue[] = [accountId];
+    if (q.endpointId) {
+      where.push('l.endpoint_id = ?');
+      params.push(q.endpointId);
+    }
+    if (q.status) {
+      where.push('l.status = ?');
+      params.push(q.status);
+    }
+    if (q.search) {
+      const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(l.path LIKE ? ESCAPE '\\' OR l.raw_headers LIKE ? ESCAPE '\\' OR EXISTS (
+        SELECT 1 FROM log_bodies b WHERE b.log_seq = l.seq AND CAST(b.body AS TEXT) LIKE ? ESCAPE '\\'))`);
+      params.push(like, like, like);
+    }
+    const whereSql = where.join(' AND ');
+    const rows = await this.store.all<LogRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset],
+    );
+    const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM logs l WHERE ${whereSql}`, params);
+    return { rows: rows.map(decode), total: count?.n ?? 0 };
+  }
+
+  async find(accountId: string, id: string): Promise<StoredLog | undefined> {
+    const row = await this.store.get<LogRow>(
+      `SELECT ${SUMMARY_COLUMNS}, b.body FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
+       WHERE l.id = ? AND l.account_id = ?`,
+      [id, accountId],
+    );
+    return row ? decode(row) : undefined;
+  }
+
+  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
+    await this.store.write([
+      { sql: 'DELETE FROM logs WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
+    ]);
+  }
+}
+
+function decode(r: LogRow): StoredLog {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    endpointId: r.endpoint_id,
+    method: r.method,
+    path: r.path,
+    query: JSON.parse(r.query) as QueryObject,
+    rawHeaders: JSON.parse(r.raw_headers) as HeaderPairs,
+    contentType: r.content_type,
+    size: r.size,
+    storedSize: r.stored_size,
+    truncated: r.truncated === 1,
+    sourceIp: r.source_ip,
+    receivedAt: r.received_at,
+    durationMs: r.duration_ms,
+    status: r.status as LogStatus,
+    verification: JSON.parse(r.verification) as LogVerification,
+    body: r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
+  };
+}

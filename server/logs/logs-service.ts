@@ -1,0 +1,78 @@
+import { isUtf8 } from 'node:buffer';
+import type { AccountContext } from '../auth/account-context.ts';
+import { NotFoundError } from '../errors/app-errors.ts';
+import { isoTime } from '../support/clock.ts';
+import { headerObject } from '../support/headers.ts';
+import type { IdGenerator } from '../support/ids.ts';
+import type { WriteAck } from '../store/store-types.ts';
+import type { LogDetail, LogPage, LogQuery, LogSummary, NewLog } from './log-types.ts';
+import type { LogsRepository, StoredLog } from './logs-repository.ts';
+
+export class LogsService {
+  constructor(
+    private readonly repo: LogsRepository,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /**
+   * Stores a capture and returns its id. The receiver asks for a `durable` ack:
+   * the sender's 2xx waits for the journal, not for the database worker.
+   */
+  async record(log: NewLog, ack: WriteAck = 'durable'): Promise<string> {
+    const id = this.ids.sortable('log');
+    await this.repo.insert(id, log, ack);
+    return id;
+  }
+
+  async list(account: AccountContext, q: LogQuery): Promise<LogPage> {
+    const { rows, total } = await this.repo.page(account.id, q);
+    return {
+      logs: rows.map(summary),
+      total,
+      limit: q.limit,
+      offset: q.offset,
+      hasMore: q.offset + rows.length < total,
+    };
+  }
+
+  async get(account: AccountContext, id: string): Promise<LogDetail> {
+    const log = await this.repo.find(account.id, id);
+    if (!log) throw new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
+    return detail(log);
+  }
+
+  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
+    await this.repo.deleteForEndpoint(accountId, endpointId);
+  }
+}
+
+function summary(l: StoredLog): LogSummary {
+  return {
+    id: l.id,
+    endpointId: l.endpointId,
+    method: l.method,
+    path: l.path,
+    query: l.query,
+    contentType: l.contentType,
+    size: l.size,
+    storedSize: l.storedSize,
+    truncated: l.truncated,
+    sourceIp: l.sourceIp,
+    receivedAt: isoTime(l.receivedAt),
+    durationMs: l.durationMs,
+    status: l.status,
+    verification: l.verification,
+  };
+}
+
+function detail(l: StoredLog): LogDetail {
+  const body = l.body ?? Buffer.alloc(0);
+  const utf8 = isUtf8(body);
+  return {
+    ...summary(l),
+    headers: headerObject(l.rawHeaders),
+    rawHeaders: l.rawHeaders,
+    body: body.toString(utf8 ? 'utf8' : 'base64'),
+    bodyEncoding: utf8 ? 'utf8' : 'base64',
+  };
+}

@@ -1,0 +1,88 @@
+import { crc32 } from './crc32.ts';
+import type { SqlValue, WriteOp } from './store-types.ts';
+
+/** A journaled mutation: a sequence number and the statements applied atomically. */
+export interface JournalRecord {
+  seq: number;
+  ops: WriteOp[];
+}
+
+// Frame: u32 payloadLength | u32 crc32(payload) | u32 jsonLength | payload
+// where payload = JSON (statements, blob references) followed by the blobs' raw bytes,
+// so binary bodies are journaled byte-exact without base64.
+const HEADER = 12;
+
+type EncodedParam = string | number | null | { $b: [number, number] };
+
+export function encodeRecord(record: JournalRecord): Buffer {
+  const blobs: Uint8Array[] = [];
+  let blobOffset = 0;
+  const ops = record.ops.map((op) => [
+    op.sql,
+    op.params.map((p): EncodedParam => {
+      if (p instanceof Uint8Array) {
+        const ref: EncodedParam = { $b: [blobOffset, p.length] };
+        blobs.push(p);
+        blobOffset += p.length;
+        return ref;
+      }
+      return p;
+    }),
+  ]);
+  const json = Buffer.from(JSON.stringify({ s: record.seq, o: ops }), 'utf8');
+  const payloadLength = json.length + blobOffset;
+  const frame = Buffer.allocUnsafe(HEADER + payloadLength);
+  json.copy(frame, HEADER);
+  let at = HEADER + json.length;
+  for (const b of blobs) {
+    frame.set(b, at);
+    at += b.length;
+  }
+  frame.writeUInt32LE(payloadLength, 0);
+  frame.writeUInt32LE(crc32(frame.subarray(HEADER)), 4);
+  frame.writeUInt32LE(json.length, 8);
+  return frame;
+}
+
+export interface DecodeResult {
+  records: JournalRecord[];
+  /** Bytes that hold complete, intact frames; anything after is a torn tail. */
+  goodLength: number;
+}
+
+/** Decodes frames until the first incomplete or corrupt one (a torn tail from a crash). */
+export function decodeRecords(buf: Buffer): DecodeResult {
+  const records: JournalRecord[] = [];
+  let at = 0;
+  while (at + HEADER <= buf.length) {
+    const payloadLength = buf.readUInt32LE(at);
+    const crc = buf.readUInt32LE(at + 4);
+    const jsonLength = buf.readUInt32LE(at + 8);
+    const end = at + HEADER + payloadLength;
+    if (jsonLength > payloadLength || end > buf.length) break;
+    const payload = buf.subarray(at + HEADER, end);
+    if (crc32(payload) !== crc) break;
+    let parsed: { s: number; o: [string, EncodedParam[]][] };
+    try {
+      parsed = JSON.parse(payload.subarray(0, jsonLength).toString('utf8')) as typeof parsed;
+    } catch {
+      break;
+    }
+    const blobBase = jsonLength;
+    records.push({
+      seq: parsed.s,
+      ops: parsed.o.map(([sql, params]) => ({
+        sql,
+        params: params.map((p): SqlValue => {
+          if (p !== null && typeof p === 'object') {
+            const [off, len] = p.$b;
+            return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
+          }
+          return p;
+        }),
+      })),
+    });
+    at = end;
+  }
+  return { records, goodLength: at };
+}

@@ -1,0 +1,38 @@
+/** Values the store binds and returns: what SQLite holds. */
+export type SqlValue = string | number | null | Uint8Array;
+export type Row = Record<string, SqlValue>;
+
+/** One statement of a mutation. The journal records the SQL text itself, so replay needs no catalogue. */
+export interface WriteOp {
+  sql: string;
+  params: SqlValue[];
+}
+
+/** A numbered schema change owned by a feature; versions are unique across the engine. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export type WriteAck = 'durable' | 'applied';
+
+export interface CheckpointResult {
+  bytes: number;
+  ms: number;
+  lastSeq: number;
+}
+
+/**
+ * The narrow interface repositories use. Writes are journaled and acknowledged
+ * either once durable (journal written: the receiver's hot path) or once applied
+ * to the database (API mutations, so their errors surface to the caller).
+ * Reads observe every write acknowledged before them.
+ */
+export interface Store {
+  write(ops: WriteOp[], ack?: WriteAck): Promise<void>;
+  all<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  get<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  checkpoint(): Promise<CheckpointResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,101 @@
+import { Worker } from 'node:worker_threads';
+import type { JournalRecord } from './journal-codec.ts';
+import type { FromWorker, ToWorker } from './worker-protocol.ts';
+
+type CallMessage = Extract<ToWorker, { id: number }>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+interface Waiter {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/** Request/response over the worker's ordered message channel, plus "applied up to seq" notices. */
+export class WorkerClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly calls = new Map<number, Waiter>();
+  private readonly applied = new Map<number, Waiter>();
+  private exitExpected = false;
+  failure: Error | null = null;
+
+  constructor(
+    private readonly onFailure: (err: Error) => void,
+    private readonly onApplyFailure: (seq: number, message: string) => void,
+  ) {
+    this.worker = spawnWorker();
+    this.worker.on('message', (m: FromWorker) => this.receive(m));
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => {
+      if (!this.exitExpected) this.fail(new Error(`the database worker exited (code ${code})`));
+    });
+  }
+
+  call(msg: DistributiveOmit<CallMessage, 'id'>): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ ...msg, id } as CallMessage);
+    });
+  }
+
+  apply(record: JournalRecord): void {
+    this.worker.postMessage({ t: 'apply', records: [record] } satisfies ToWorker);
+  }
+
+  /** Settles once the worker reports `seq` applied (rejects if that record failed). */
+  whenApplied(seq: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => this.applied.set(seq, { resolve: () => resolve(), reject }));
+  }
+
+  forget(seq: number): void {
+    this.applied.delete(seq);
+  }
+
+  async terminate(): Promise<void> {
+    this.exitExpected = true;
+    await this.worker.terminate();
+  }
+
+  private receive(m: FromWorker): void {
+    if (m.t === 'reply') {
+      const w = this.calls.get(m.id);
+      if (!w) return;
+      this.calls.delete(m.id);
+      if (m.ok) w.resolve(m.value);
+      else w.reject(new Error(m.message));
+      return;
+    }
+    const failed = new Map(m.failures.map((f) => [f.seq, f.message]));
+    for (const [seq, message] of failed) this.onApplyFailure(seq, message);
+    for (const [seq, w] of this.applied) {
+      if (seq > m.upTo) continue;
+      this.applied.delete(seq);
+      const message = failed.get(seq);
+      if (message === undefined) w.resolve(undefined);
+      else w.reject(new Error(message));
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.failure) return;
+    this.failure = e;
+    for (const w of [...this.calls.values(), ...this.applied.values()]) w.reject(e);
+    this.calls.clear();
+    this.applied.clear();
+    this.onFailure(e);
+  }
+}
+
+function spawnWorker(): Worker {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) {
+    // Running from source under tsx: the worker needs the loader registered first.
+    return new Worker(new URL('./worker-boot.mjs', self), {
+      workerData: { entry: new URL('./store-worker.ts', self).href },
+    });
+  }
+  return new Worker(new URL('./store-worker.js', self));
+}

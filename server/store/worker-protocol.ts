@@ -1,0 +1,24 @@
+import type { JournalRecord } from './journal-codec.ts';
+import type { Migration, Row, SqlValue } from './store-types.ts';
+
+/** Messages between the store facade (main thread) and the database worker. */
+export type ToWorker =
+  | { t: 'open'; id: number; dir: string; migrations: Migration[] }
+  | { t: 'apply'; records: JournalRecord[] }
+  | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean }
+  | { t: 'checkpoint'; id: number }
+  | { t: 'close'; id: number };
+
+export interface OpenResult {
+  lastSeq: number;
+  lastSegment: number;
+  replayed: number;
+  tornBytes: number;
+}
+
+export type FromWorker =
+  | { t: 'reply'; id: number; ok: true; value: unknown }
+  | { t: 'reply'; id: number; ok: false; message: string }
+  | { t: 'applied'; upTo: number; failures: { seq: number; message: string }[] };
+
+export type QueryValue = Row[] | Row | undefined;

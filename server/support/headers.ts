@@ -1,0 +1,22 @@
+/**
+ * Lower-case names; a header received more than once becomes an array, in order.
+ * The object has no prototype so a header named `__proto__` is just a header.
+ */
+export function headerObject(pairs: readonly (readonly [string, string])[]): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase();
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  }
+  return out;
+}
+
+/** Node's flat rawHeaders ([name, value, name, value, ...]) as ordered pairs, case kept. */
+export function headerPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
+}
