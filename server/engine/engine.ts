@@ -14,6 +14,7 @@ import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
+import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { systemRoutes } from '../http/system-routes.ts';
@@ -46,6 +47,8 @@ export interface Engine {
   readonly dataDir: string;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
+  /** The routes mounted on the API app, as Express holds them (for the contract test). */
+  mountedRoutes(): MountedRoute[];
   /** Snapshot the store now (also done periodically and on stop). */
   checkpoint(): Promise<void>;
   stop(): Promise<void>;
@@ -148,6 +151,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),
+      mountedRoutes: () => mountedRoutes(apiApp),
       checkpoint: async () => {
         await store.checkpoint();
       },

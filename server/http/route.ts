@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AccountContext } from '../auth/account-context.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';

@@ -73,7 +73,7 @@ class DatabaseHost {
       for (const r of records) {
         db.run('SAVEPOINT rec');
         try {
-          for (const op of r.ops) this.statement(op.sql).run(op.params as initSqlJs.BindParams);
+          for (const op of r.ops) this.statement(op.sql).run(op.params);
           db.run('RELEASE rec');
         } catch (e) {
           db.run('ROLLBACK TO rec');
@@ -94,10 +94,10 @@ class DatabaseHost {
   query(sql: string, params: SqlValue[], one: boolean): Row[] | Row | undefined {
     const stmt = this.statement(sql);
     try {
-      stmt.bind(params as initSqlJs.BindParams);
-      if (one) return stmt.step() ? (stmt.getAsObject() as Row) : undefined;
+      stmt.bind(params);
+      if (one) return stmt.step() ? (stmt.getAsObject()) : undefined;
       const rows: Row[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject() as Row);
+      while (stmt.step()) rows.push(stmt.getAsObject());
       return rows;
     } finally {
       stmt.reset();
@@ -149,13 +149,13 @@ class DatabaseHost {
         db.run('COMMIT');
       } catch (e) {
         db.run('ROLLBACK');
-        throw new Error(`migration ${m.version} (${m.name}) failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`migration ${m.version} (${m.name}) failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
     }
   }
 
   private scalar(sql: string): SqlValue {
-    return (this.need().exec(sql)[0]?.values[0]?.[0] ?? null) as SqlValue;
+    return this.need().exec(sql)[0]?.values[0]?.[0] ?? null;
   }
 
   private statement(sql: string): Statement {

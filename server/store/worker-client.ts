@@ -36,7 +36,7 @@ export class WorkerClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
-      this.worker.postMessage({ ...msg, id } as CallMessage);
+      this.worker.postMessage({ ...msg, id });
     });
   }
 

@@ -49,7 +49,7 @@ describe('journal codec', () => {
   test('rejects a frame whose bytes were damaged', () => {
     const first = encodeRecord(records[0]!);
     const second = Buffer.from(encodeRecord(records[1]!));
-    second[second.length - 1] ^= 0xff;
+    second[second.length - 1]! ^= 0xff;
     const { records: out, goodLength } = decodeRecords(Buffer.concat([first, second]));
     assert.equal(out.length, 1);
     assert.equal(goodLength, first.length);

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import { ValidationError } from '../errors/app-errors.ts';
+
+export const LOCAL_ACCOUNT = 'local';
+
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * Account ids are derived from the account name so the CLI can mint a token from
+ * the key file alone, without a running engine; the engine creates the account
+ * the first time a valid token for it arrives.
+ */
+export function accountIdFor(name: string): string {
+  const digest = createHash('sha256').update(`hookscope-account:${name}`).digest();
+  let out = '';
+  for (let i = 0; i < 20; i++) out += BASE32[digest[i]! & 31];
+  return `acct_${out}`;
+}
+
+export function validateAccountName(name: string): void {
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
+    throw new ValidationError(`--user must be 1 to 64 letters, digits or . _ @ - (got "${name}").`, { field: 'user' });
+  }
+}

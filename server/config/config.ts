@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ValidationError } from '../errors/app-errors.ts';
+import { parseDuration } from './durations.ts';
+
+export interface EngineConfig {
+  dataDir: string;
+  apiHost: string;
+  apiPort: number;
+  receiverHost: string;
+  receiverPort: number;
+  maxBodyBytes: number;
+  retention: { maxLogsPerAccount: number; maxBodyBytesTotal: number };
+  durability: { sync: 'interval' | 'strict'; syncIntervalMs: number; checkpointIntervalMs: number; checkpointBytes: number };
+  /** How long a regenerated secret's predecessor stays valid. */
+  secretGraceMs: number;
+  tokenTtlMs: number;
+  /** Set by the tunnel while it is online. */
+  publicBaseUrl: string | null;
+}
+
+const MiB = 1024 * 1024;
+
+export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
+  apiHost: '127.0.0.1',
+  apiPort: 4680,
+  receiverHost: '127.0.0.1',
+  receiverPort: 4681,
+  maxBodyBytes: 10 * MiB,
+  retention: { maxLogsPerAccount: 10_000, maxBodyBytesTotal: 512 * MiB },
+  durability: { sync: 'interval', syncIntervalMs: 100, checkpointIntervalMs: 10 * 60_000, checkpointBytes: 64 * MiB },
+  secretGraceMs: 24 * 3_600_000,
+  tokenTtlMs: 30 * 86_400_000,
+  publicBaseUrl: null,
+};
+
+export const CONFIG_DOC = [
+  { key: 'apiPort', env: 'HOOKSCOPE_API_PORT', flag: '--api-port', default: '4680', description: 'API port on 127.0.0.1 (0 = free port)' },
+  { key: 'receiverPort', env: 'HOOKSCOPE_RECEIVER_PORT', flag: '--receiver-port', default: '4681', description: 'receiver port (0 = free port)' },
+  { key: 'maxBodyBytes', env: 'HOOKSCOPE_MAX_BODY_BYTES', flag: null, default: '10485760', description: 'largest accepted delivery body' },
+  { key: 'retention.maxLogsPerAccount', env: 'HOOKSCOPE_RETENTION_MAX_LOGS', flag: null, default: '10000', description: 'logs kept per account' },
+  { key: 'retention.maxBodyBytesTotal', env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES', flag: null, default: '536870912', description: 'stored body bytes in total' },
+  { key: 'durability.sync', env: 'HOOKSCOPE_SYNC', flag: null, default: 'interval', description: 'journal fdatasync policy: interval or strict' },
+  { key: 'secretGraceMs', env: 'HOOKSCOPE_SECRET_GRACE', flag: null, default: '24h', description: 'validity of a regenerated secret\'s predecessor' },
+  { key: 'tokenTtlMs', env: 'HOOKSCOPE_TOKEN_TTL', flag: '--ttl', default: '30d', description: 'lifetime of tokens from `hookscope token`' },
+] as const;
+
+const port = z.number().int().min(0).max(65535);
+const positiveInt = z.number().int().positive();
+const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
+  if (typeof v === 'number') return v;
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e) });
+    return z.NEVER;
+  }
+});
+
+const FileSchema = z.strictObject({
+  apiPort: port.optional(),
+  receiverPort: port.optional(),
+  maxBodyBytes: positiveInt.optional(),
+  retention: z.strictObject({ maxLogsPerAccount: positiveInt.optional(), maxBodyBytesTotal: positiveInt.optional() }).optional(),
+  durability: z
+    .strictObject({
+      sync: z.enum(['interval', 'strict']).optional(),
+      syncIntervalMs: positiveInt.optional(),
+      checkpointIntervalMs: duration.optional(),
+      checkpointBytes: positiveInt.optional(),
+    })
+    .optional(),
+  secretGraceMs: duration.optional(),
+  tokenTtlMs: duration.optional(),
+});
+
+type FileConfig = z.output<typeof FileSchema>;
+
+export interface ConfigInput {
+  dataDir: string;
+  flags?: { apiPort?: number; receiverPort?: number };
+  env?: NodeJS.ProcessEnv;
+  file?: unknown;
+}
+
+/** flags > environment > config.json > defaults; any bad value stops start-up naming the field and its source. */
+export function resolveConfig(input: ConfigInput): EngineConfig {
+  const file = parseFile(input.file);
+  const env = input.env ?? {};
+  const fromEnv = <T>(name: string, parse: (v: string) => T): T | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    try {
+      return parse(v);
+    } catch (e) {
+      throw new ValidationError(`${name}: ${e instanceof Error ? e.message : String(e)}`, { source: name });
+    }
+  };
+  const envInt = (name: string, min: number, max: number) =>
+    fromEnv(name, (v) => {
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`must be a whole number from ${min} to ${max} (got "${v}").`);
+      return Number(v);
+    });
+  const envSync = fromEnv('HOOKSCOPE_SYNC', (v) => {
+    if (v !== 'interval' && v !== 'strict') throw new Error(`must be interval or strict (got "${v}").`);
+    return v;
+  });
+
+  const d = DEFAULT_CONFIG;
+  return {
+    ...d,
+    dataDir: input.dataDir,
+    apiPort: input.flags?.apiPort ?? envInt('HOOKSCOPE_API_PORT', 0, 65535) ?? file.apiPort ?? d.apiPort,
+    receiverPort: input.flags?.receiverPort ?? envInt('HOOKSCOPE_RECEIVER_PORT', 0, 65535) ?? file.receiverPort ?? d.receiverPort,
+    maxBodyBytes: envInt('HOOKSCOPE_MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER) ?? file.maxBodyBytes ?? d.maxBodyBytes,
+    retention: {
+      maxLogsPerAccount:
+        envInt('HOOKSCOPE_RETENTION_MAX_LOGS', 1, Number.MAX_SAFE_INTEGER) ?? file.retention?.maxLogsPerAccount ?? d.retention.maxLogsPerAccount,
+      maxBodyBytesTotal:
+        envInt('HOOKSCOPE_RETENTION_MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER) ??
+        file.retention?.maxBodyBytesTotal ??
+        d.retention.maxBodyBytesTotal,
+    },
+    durability: {
+      sync: envSync ?? file.durability?.sync ?? d.durability.sync,
+      syncIntervalMs: file.durability?.syncIntervalMs ?? d.durability.syncIntervalMs,
+      checkpointIntervalMs: file.durability?.checkpointIntervalMs ?? d.durability.checkpointIntervalMs,
+      checkpointBytes: file.durability?.checkpointBytes ?? d.durability.checkpointBytes,
+    },
+    secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
+    tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+  };
+}
+
+function parseFile(file: unknown): FileConfig {
+  if (file === undefined) return {};
+  const r = FileSchema.safeParse(file);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const where = issue.path.map(String).join('.') || '(top level)';
+  const keys = issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(', ')}` : '';
+  throw new ValidationError(`config.json: ${where}${keys}: ${issue.message}`, { source: 'config.json', issues: r.error.issues });
+}
+
+/** `<dataDir>/config.json`, parsed; undefined when there is none. */
+export async function loadConfigFile(dataDir: string): Promise<unknown> {
+  const path = join(dataDir, 'config.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ValidationError(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, { source: 'config.json' });
+  }
+}

@@ -1,0 +1,35 @@
+import { ValidationError } from '../errors/app-errors.ts';
+
+export const VALIDATION_TYPES = ['stripe', 'hmac_sha256', 'none'] as const;
+export type ValidationType = (typeof VALIDATION_TYPES)[number];
+
+// Keys are normalised: lower case, with '-', '_' and spaces removed.
+const ALIASES: Record<string, ValidationType> = {
+  stripe: 'stripe',
+  hmacsha256: 'hmac_sha256',
+  hmac: 'hmac_sha256',
+  generic: 'hmac_sha256',
+  sha256: 'hmac_sha256',
+  none: 'none',
+  no: 'none',
+  unsigned: 'none',
+  off: 'none',
+};
+
+/** Accepts canonical values, case and `-`/`_` variants and aliases; answers the canonical value. */
+export function parseValidationType(input: unknown): ValidationType {
+  const key = typeof input === 'string' ? input.trim().toLowerCase().replace(/[-_\s]/g, '') : '';
+  const found = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
+  if (!found) {
+    const got = typeof input === 'string' ? `"${input}"` : input === undefined ? 'nothing' : typeof input;
+    throw new ValidationError(`validationType must be one of: ${VALIDATION_TYPES.join(', ')} (got ${got}).`, {
+      field: 'validationType',
+      allowed: [...VALIDATION_TYPES],
+    });
+  }
+  return found;
+}
+
+export function requiresSecret(t: ValidationType): boolean {
+  return t !== 'none';
+}

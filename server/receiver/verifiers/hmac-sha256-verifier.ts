@@ -1,0 +1,43 @@
+import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import { hmacSha256, sameBytes } from './signing.ts';
+
+export const DEFAULT_HMAC_HEADER = 'X-Webhook-Signature';
+
+/**
+ * Decodes one signature as a senders might write it: hex (any case), base64 or
+ * base64url (padding optional), with an optional `sha256=` prefix. Only decodings
+ * of SHA-256's 32 bytes count, so a value is never misread as the other encoding.
+ */
+export function decodeSignature(raw: string): Buffer | null {
+  const value = raw.trim().replace(/^sha256=/i, '');
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(value)) {
+    const b = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return b.length === 32 ? b : null;
+  }
+  return null;
+}
+
+export const hmacSha256Verifier: Verifier = {
+  scheme: 'hmac_sha256',
+  verify(input: VerificationInput): VerificationResult {
+    const name = input.signatureHeader ?? DEFAULT_HMAC_HEADER;
+    const header = headerValue(input.headers, name);
+    if (header === undefined) return invalid('hmac_sha256', 'missing_header', `The ${name} header is missing.`);
+    // Several signatures may be sent while a sender rotates keys: comma or space separated.
+    const signatures = header
+      .split(/[,\s]+/)
+      .filter((s) => s.length > 0)
+      .map(decodeSignature);
+    const decoded = signatures.filter((s): s is Buffer => s !== null);
+    if (decoded.length === 0) {
+      return invalid('hmac_sha256', 'malformed_header', `${name} must be an HMAC-SHA256 in hex or base64, optionally prefixed sha256=.`);
+    }
+    if (input.secrets.length === 0) return invalid('hmac_sha256', 'missing_secret', 'The endpoint has no signing secret.');
+    for (const secret of input.secrets) {
+      const expected = hmacSha256(secret.value, input.rawBody);
+      if (decoded.some((sig) => sameBytes(sig, expected))) return valid('hmac_sha256', secret.kind);
+    }
+    return invalid('hmac_sha256', 'no_matching_signature', `The ${name} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`);
+  },
+};

@@ -1,0 +1,68 @@
+import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import { sameBytes, stripeSignature } from './signing.ts';
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+
+interface ParsedHeader {
+  timestamp: number;
+  v1: Buffer[];
+}
+
+/** `t=<unix seconds>,v1=<hex>[,v1=<hex>...]`; other schemes (v0) are ignored, as Stripe's SDK does. */
+export function parseStripeHeader(value: string): ParsedHeader | null {
+  let timestamp: number | null = null;
+  const v1: Buffer[] = [];
+  for (const part of value.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    const key = part.slice(0, eq).trim();
+    const val = part.slice(eq + 1).trim();
+    if (key === 't') {
+      if (!/^\d{1,12}$/.test(val)) return null;
+      timestamp = Number(val);
+    } else if (key === 'v1' && /^[0-9a-fA-F]+$/.test(val) && val.length % 2 === 0) {
+      v1.push(Buffer.from(val, 'hex'));
+    }
+  }
+  if (timestamp === null || v1.length === 0) return null;
+  return { timestamp, v1 };
+}
+
+export const stripeVerifier: Verifier = {
+  scheme: 'stripe',
+  verify(input: VerificationInput): VerificationResult {
+    const header = headerValue(input.headers, 'stripe-signature');
+    if (header === undefined) return invalid('stripe', 'missing_header', 'The Stripe-Signature header is missing.');
+    const parsed = parseStripeHeader(header);
+    if (!parsed) {
+      return invalid('stripe', 'malformed_header', 'Stripe-Signature must look like t=<unix seconds>,v1=<hex signature>.');
+    }
+    if (input.secrets.length === 0) return invalid('stripe', 'missing_secret', 'The endpoint has no signing secret.');
+
+    // The signature is checked before the time, so a wrong secret is reported as such
+    // even when the delivery is also old.
+    let matched: 'current' | 'previous' | null = null;
+    for (const secret of input.secrets) {
+      const expected = stripeSignature(secret.value, input.rawBody, parsed.timestamp);
+      if (parsed.v1.some((sig) => sameBytes(sig, expected))) {
+        matched = secret.kind;
+        break;
+      }
+    }
+    if (!matched) {
+      return invalid('stripe', 'no_matching_signature', `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`);
+    }
+
+    const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    const age = Math.floor(input.nowMs / 1000) - parsed.timestamp;
+    // Stripe's SDK only refuses old timestamps; we also refuse ones from the future beyond the
+    // tolerance, since a clock that far ahead makes the replay window meaningless.
+    if (age > tolerance) {
+      return invalid('stripe', 'timestamp_outside_tolerance', `The timestamp is ${age} s old; the tolerance is ${tolerance} s.`);
+    }
+    if (-age > tolerance) {
+      return invalid('stripe', 'timestamp_outside_tolerance', `The timestamp is ${-age} s in the future; the tolerance is ${tolerance} s.`);
+    }
+    return valid('stripe', matched);
+  },
+};

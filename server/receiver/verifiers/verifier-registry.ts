@@ -1,0 +1,25 @@
+import { hmacSha256Verifier } from './hmac-sha256-verifier.ts';
+import { noneVerifier } from './none-verifier.ts';
+import { stripeVerifier } from './stripe-verifier.ts';
+import type { VerificationInput, VerificationResult, VerificationScheme, Verifier } from './verifier-types.ts';
+
+export function verifierFor(scheme: VerificationScheme): Verifier {
+  switch (scheme) {
+    case 'stripe':
+      return stripeVerifier;
+    case 'hmac_sha256':
+      return hmacSha256Verifier;
+    case 'none':
+      return noneVerifier;
+    default:
+      return assertNever(scheme);
+  }
+}
+
+export function verify(scheme: VerificationScheme, input: VerificationInput): VerificationResult {
+  return verifierFor(scheme).verify(input);
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unknown verification scheme ${String(x)}`);
+}

@@ -1,0 +1,60 @@
+export type VerificationScheme = 'stripe' | 'hmac_sha256' | 'none';
+
+export type VerificationReason =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'no_matching_signature'
+  | 'timestamp_outside_tolerance'
+  | 'missing_secret'
+  | 'payload_too_large';
+
+export interface VerificationInput {
+  /** The exact bytes received, never parsed. */
+  rawBody: Buffer;
+  /** Lower-case names; repeated headers as arrays. */
+  headers: Record<string, string | string[]>;
+  /** Current first; a previous secret only while within its grace period. */
+  secrets: { value: string; kind: 'current' | 'previous' }[];
+  /** Per-endpoint header name (hmac_sha256), any case. */
+  signatureHeader: string | null;
+  /** Per-endpoint tolerance (stripe); null means the default 300 s. */
+  toleranceSeconds: number | null;
+  nowMs: number;
+}
+
+export interface VerificationResult {
+  scheme: VerificationScheme;
+  result: 'valid' | 'invalid' | 'skipped';
+  /** null when valid or skipped. */
+  reason: VerificationReason | null;
+  matchedSecret: 'current' | 'previous' | null;
+  /** A short sentence for people when verification failed. */
+  detail: string | null;
+}
+
+export interface Verifier {
+  readonly scheme: VerificationScheme;
+  verify(input: VerificationInput): VerificationResult;
+}
+
+export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'previous'): VerificationResult => ({
+  scheme,
+  result: 'valid',
+  reason: null,
+  matchedSecret,
+  detail: null,
+});
+
+export const invalid = (scheme: VerificationScheme, reason: VerificationReason, detail: string): VerificationResult => ({
+  scheme,
+  result: 'invalid',
+  reason,
+  matchedSecret: null,
+  detail,
+});
+
+/** The first value of a header (a repeated signature header is unusual; the first one counts). */
+export function headerValue(headers: VerificationInput['headers'], name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { toOpenApiPath } from '../../server/http/route.ts';
+import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
+
+describe('OpenAPI document', () => {
+  let t: TestEngine;
+  before(async () => {
+    t = await startTestEngine();
+  });
+  after(() => t.stop());
+
+  test('describes every route mounted on the API, and nothing that is not mounted', async () => {
+    const doc = (await t.api('GET', '/api/openapi.json', { token: null })).body;
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const mounted = new Set(t.engine.mountedRoutes().map((r) => `${r.method.toUpperCase()} ${toOpenApiPath(r.path)}`));
+    assert.ok(mounted.size >= 11, `expected the spec's routes, got ${[...mounted].join(', ')}`);
+    assert.deepEqual([...mounted].filter((r) => !documented.has(r)), [], 'mounted but not documented');
+    assert.deepEqual([...documented].filter((r) => !mounted.has(r)), [], 'documented but not mounted');
+    for (const required of [
+      'POST /api/endpoints',
+      'GET /api/endpoints',
+      'GET /api/endpoints/{endpointId}',
+      'PATCH /api/endpoints/{endpointId}',
+      'DELETE /api/endpoints/{endpointId}',
+      'POST /api/endpoints/{endpointId}/regenerate-secret',
+      'GET /api/webhooks/logs',
+      'GET /api/webhooks/logs/{logId}',
+      'GET /api/webhooks',
+    ]) {
+      assert.ok(documented.has(required), required);
+    }
+  });
+
+  test('documents the request schemas, the bearer scheme and the error envelope', async () => {
+    const doc = (await t.api('GET', '/api/openapi.json', { token: null })).body;
+    const create = doc.paths['/api/endpoints'].post;
+    assert.ok(create.requestBody.content['application/json'].schema);
+    assert.ok(create.responses['201']);
+    assert.ok(create.responses['400']);
+    assert.deepEqual(create.security, [{ bearerAuth: [] }]);
+    assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
+    const list = doc.paths['/api/webhooks/logs'].get;
+    const names = list.parameters.map((p: { name: string }) => p.name).sort();
+    assert.deepEqual(names, ['endpointId', 'limit', 'offset', 'search', 'status']);
+  });
+
+  test('GET /api/version answers name and version', async () => {
+    const r = await t.api('GET', '/api/version');
+    assert.equal(r.body.data.name, 'hookscope');
+    assert.match(r.body.data.version, /^\d+\.\d+\.\d+/);
+  });
+});
