@@ -67,6 +67,20 @@ describe('receiver', () => {
       assert.equal(r.status, 200);
     });
 
+    test('a per-endpoint toleranceSeconds widens or narrows the window', async () => {
+      const wide = await t.endpoint({ name: 'wide', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 900 });
+      const narrow = await t.endpoint({ name: 'narrow', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 60 });
+      const now = Math.floor(Date.now() / 1000);
+      const tenMinutesOld = stripeHeader(payload, STRIPE_SECRET, now - 600);
+      assert.equal((await t.deliver(`/webhook/${wide}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } })).status, 200);
+      assert.equal((await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } })).status, 400);
+      const twoMinutesOld = stripeHeader(payload, STRIPE_SECRET, now - 120);
+      const r = await t.deliver(`/webhook/${narrow}`, { body: payload, headers: { 'stripe-signature': twoMinutesOld } });
+      assert.equal(r.status, 400);
+      assert.equal((await log(r.body.error.details.logId)).verification.reason, 'timestamp_outside_tolerance');
+      assert.equal((await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': twoMinutesOld } })).status, 200);
+    });
+
     test('a missing header is missing_header', async () => {
       const r = await t.deliver(`/webhook/${stripeEp}`, { body: payload });
       assert.equal(r.status, 400);
