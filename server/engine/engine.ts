@@ -12,6 +12,7 @@ import { endpointsMigrations } from '../endpoints/endpoints-migrations.ts';
 import { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
 import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
+import { EventBus } from '../events/event-bus.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
 import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
@@ -45,6 +46,8 @@ export interface Engine {
   readonly apiUrl: string;
   readonly receiverUrl: string;
   readonly dataDir: string;
+  /** Live events per account (what `/api/events` streams). */
+  readonly events: EventBus;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
   /** The routes mounted on the API app, as Express holds them (for the contract test). */
@@ -113,7 +116,15 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
 
-    const receiver = new Receiver({ endpoints, logs, clock, limits: receiverLimits(config.maxBodyBytes), onError });
+    const events = new EventBus({ now: () => clock.now() });
+    const receiver = new Receiver({
+      endpoints,
+      logs,
+      clock,
+      limits: receiverLimits(config.maxBodyBytes),
+      onError,
+      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }],
+    });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
@@ -148,6 +159,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     return {
       config,
       dataDir: config.dataDir,
+      events,
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),

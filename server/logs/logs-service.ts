@@ -41,6 +41,11 @@ export class LogsService {
     return detail(log);
   }
 
+  /** The list form of a capture the receiver just stored (for live events), without a read. */
+  summarize(delivery: NewLog & { id: string }): LogSummary {
+    return summary({ ...delivery, storedSize: delivery.body.length, body: null });
+  }
+
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.repo.deleteForEndpoint(accountId, endpointId);
   }

@@ -6,6 +6,7 @@ import type { LogVerification, NewLog } from '../logs/log-types.ts';
 import type { Clock } from '../support/clock.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
 import { readBody, type BodyLimits } from './body-reader.ts';
+import type { DeliveryObserver } from './delivery-observer.ts';
 import { verify } from './verifiers/verifier-registry.ts';
 import { parseWebhookUrl } from './webhook-path.ts';
 
@@ -15,6 +16,8 @@ export interface ReceiverDeps {
   clock: Clock;
   limits: BodyLimits;
   onError: (err: unknown) => void;
+  /** Features that react to deliveries (forwarding, metrics, live events). */
+  observers?: DeliveryObserver[];
 }
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -53,6 +56,7 @@ export class Receiver {
     if (!endpoint.isActive) {
       // Deliberately not stored: an inactive endpoint is switched off.
       req.resume();
+      await this.notify((o) => o.rejected?.({ accountId: endpoint.accountId, endpointId: endpoint.id, reason: 'endpoint_inactive', at: receivedAt }));
       throw new GoneError('This endpoint is inactive; activate it to receive deliveries.', 'ENDPOINT_INACTIVE');
     }
 
@@ -78,7 +82,7 @@ export class Receiver {
         });
 
     const status = verification.result === 'invalid' ? 'failed' : 'success';
-    const logId = await this.deps.logs.record({
+    const log: NewLog = {
       accountId: endpoint.accountId,
       endpointId: endpoint.id,
       method: req.method ?? 'GET',
@@ -94,7 +98,9 @@ export class Receiver {
       durationMs: Math.round(performance.now() - started),
       status,
       verification,
-    });
+    };
+    const logId = await this.deps.logs.record(log);
+    await this.notify((o) => o.stored?.({ ...log, id: logId }));
 
     if (read.tooLarge) {
       sendJson(res, 413, {
@@ -117,6 +123,21 @@ export class Receiver {
     } else {
       sendJson(res, 200, { success: true, data: { id: logId } });
     }
+  }
+
+  /** Runs every observer; one that fails is reported and never fails the delivery. */
+  private async notify(call: (o: DeliveryObserver) => Promise<void> | void | undefined): Promise<void> {
+    const observers = this.deps.observers ?? [];
+    if (observers.length === 0) return;
+    await Promise.all(
+      observers.map(async (o) => {
+        try {
+          await call(o);
+        } catch (e) {
+          this.deps.onError(e);
+        }
+      }),
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { assertNever } from '../../support/assert-never.ts';
 import { hmacSha256Verifier } from './hmac-sha256-verifier.ts';
 import { noneVerifier } from './none-verifier.ts';
 import { stripeVerifier } from './stripe-verifier.ts';
@@ -12,7 +13,7 @@ export function verifierFor(scheme: VerificationScheme): Verifier {
     case 'none':
       return noneVerifier;
     default:
-      return assertNever(scheme);
+      return assertNever(scheme, 'verification scheme');
   }
 }
 
@@ -20,6 +21,3 @@ export function verify(scheme: VerificationScheme, input: VerificationInput): Ve
   return verifierFor(scheme).verify(input);
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unknown verification scheme ${String(x)}`);
-}

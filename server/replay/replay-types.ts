@@ -1,0 +1,53 @@
+/**
+ * The replay feature's contract with the features that read its results
+ * (metrics, remediation, diagnose). They depend on these types and on
+ * ReplayReader, never on replay's tables.
+ */
+
+/** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
+export type ReplayTrigger = 'manual' | 'forward';
+
+export interface ReplayFailure {
+  /** `TARGET_UNREACHABLE` (DNS, refused, reset), `TARGET_TIMEOUT`, ... */
+  code: string;
+  message: string;
+}
+
+/** One attempt to send a stored delivery to a target. */
+export interface ReplayRecord {
+  id: string;
+  accountId: string;
+  logId: string;
+  endpointId: string;
+  targetUrl: string;
+  method: string;
+  /** The target's HTTP status; null when no response came (see `error`). */
+  status: number | null;
+  /** Milliseconds from sending to the end of the response (or to the failure). */
+  responseTime: number;
+  error: ReplayFailure | null;
+  trigger: ReplayTrigger;
+  createdAt: number;
+}
+
+/** A replay or forward failed when no response came or the target answered 4xx/5xx. */
+export const replayFailed = (r: Pick<ReplayRecord, 'status' | 'error'>): boolean =>
+  r.error !== null || r.status === null || r.status >= 400;
+
+export interface ReplayStats {
+  total: number;
+  succeeded: number;
+  failed: number;
+  byTrigger: Record<ReplayTrigger, number>;
+  /** Response-time percentiles over attempts in the window; null when there were none. */
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** What other features may ask of replay. Every call is scoped by account. */
+export interface ReplayReader {
+  /** Newest first. */
+  history(accountId: string, logId: string, limit?: number): Promise<ReplayRecord[]>;
+  /** Attempts created at or after `sinceMs`, for metrics. */
+  stats(accountId: string, sinceMs: number): Promise<ReplayStats>;
+}
