@@ -16,6 +16,8 @@ export interface EngineConfig {
   /** How long a regenerated secret's predecessor stays valid. */
   secretGraceMs: number;
   tokenTtlMs: number;
+  /** Heartbeat comment interval of `GET /api/events` streams. */
+  sseHeartbeatMs: number;
   /** Set by the tunnel while it is online. */
   publicBaseUrl: string | null;
 }
@@ -32,6 +34,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   durability: { sync: 'interval', syncIntervalMs: 100, checkpointIntervalMs: 10 * 60_000, checkpointBytes: 64 * MiB },
   secretGraceMs: 24 * 3_600_000,
   tokenTtlMs: 30 * 86_400_000,
+  sseHeartbeatMs: 15_000,
   publicBaseUrl: null,
 };
 

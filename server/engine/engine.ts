@@ -13,6 +13,8 @@ import { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
 import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
 import { EventBus } from '../events/event-bus.ts';
+import { EventStreamService } from '../events/event-stream-service.ts';
+import { eventsRoutes } from '../events/events-routes.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
 import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
@@ -117,6 +119,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
 
     const events = new EventBus({ now: () => clock.now() });
+    const eventStreams = new EventStreamService({ bus: events, heartbeatMs: config.sseHeartbeatMs });
     const receiver = new Receiver({
       endpoints,
       logs,
@@ -130,6 +133,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints),
       ...logsRoutes(logs),
+      ...eventsRoutes(eventStreams),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
@@ -142,6 +146,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       receiver: (req, res) => receiver.handle(req, res),
     });
     cleanups.push(() => listeners.close());
+    // Runs before the listeners close: open SSE streams would otherwise hold close() open.
+    cleanups.push(async () => eventStreams.close());
     urls.api = listeners.apiUrl;
     urls.receiver = listeners.receiverUrl;
 

@@ -48,6 +48,7 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
     ? parseRequestPart(spec.body, rawBody === undefined && spec.bodyOptional ? {} : rawBody, 'body')
     : undefined;
   const result = await spec.handler({ params, query, body, account, req, res });
+  if (spec.stream) return;
   res.set('cache-control', 'no-store');
   if (spec.raw) {
     res.status(result.status ?? 200).json(result.data);

@@ -23,6 +23,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): obje
   for (const r of routes) {
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {};
     for (const res of r.responses) {
+      if (res.contentType) {
+        responses[String(res.status)] = { description: res.description, content: { [res.contentType]: { schema: res.data ?? z.string() } } };
+        continue;
+      }
       const schema = res.status < 400
         ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() })
         : ErrorEnvelope;

@@ -9,6 +9,8 @@ export interface RouteResponse {
   description: string;
   /** Schema of `data` in the success envelope (error responses use the shared error schema). */
   data?: z.ZodType;
+  /** A non-JSON success body (e.g. `text/event-stream`); `data` then describes the body itself. */
+  contentType?: string;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -45,6 +47,12 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   responses: RouteResponse[];
   /** Send `data` as the whole body instead of inside the envelope (the OpenAPI document). */
   raw?: boolean;
+  /**
+   * The handler writes the response itself (a long-lived stream such as SSE);
+   * its result is ignored. Auth and validation still run first, so their
+   * errors are ordinary enveloped responses.
+   */
+  stream?: boolean;
   handler: (ctx: HandlerContext<P, Q, B>) => Promise<HandlerResult>;
 }
 
