@@ -3,12 +3,18 @@ export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Raw stdout, no newline added (exact bodies); falls back to `out`. */
+  write?: (chunk: string) => void;
+  /** Whether stdout is a terminal (colour and decoration only then). */
+  isTTY?: boolean;
 }
 
 export const processIO: CliIO = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
+  write: (chunk) => process.stdout.write(chunk),
+  isTTY: process.stdout.isTTY === true,
 };
 
 /** Exit codes: 0 ok, 1 failure, 2 usage. */

@@ -3,9 +3,13 @@ import { ValidationError } from '../errors/app-errors.ts';
 import { DataDirLockedError } from '../engine/data-dir-lock.ts';
 import { readVersion } from '../engine/version.ts';
 import { ListenError } from '../http/listeners.ts';
+import { ApiError, EngineNotRunningError } from './api-client.ts';
 import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';
+import { registerEndpoints } from './commands/endpoints.ts';
+import { registerLogs } from './commands/logs.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStart } from './commands/start.ts';
+import { registerTail } from './commands/tail.ts';
 import { registerToken } from './commands/token.ts';
 
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
@@ -23,6 +27,9 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   registerServe(program, io, run);
   registerStart(program, io, run);
   registerToken(program, io, run);
+  registerEndpoints(program, io, run);
+  registerLogs(program, io, run);
+  registerTail(program, io, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -41,7 +48,11 @@ function report(e: unknown, io: CliIO): number {
     io.err(`hookscope: ${e.message}`);
     return EXIT.usage;
   }
-  if (e instanceof ListenError || e instanceof DataDirLockedError) {
+  if (e instanceof ApiError) {
+    io.err(`hookscope: ${e.message} (${e.code}, HTTP ${e.status})`);
+    return EXIT.failure;
+  }
+  if (e instanceof ListenError || e instanceof DataDirLockedError || e instanceof EngineNotRunningError) {
     io.err(`hookscope: ${e.message}`);
     return EXIT.failure;
   }

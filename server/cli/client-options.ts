@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { LOCAL_ACCOUNT } from '../auth/account-id.ts';
+import { connectToEngine, type ApiClient } from './api-client.ts';
+import type { CliIO } from './cli-output.ts';
+
+/** Runs a command's action; main.ts turns its result or error into the exit code. */
+export type RunAction = (action: () => Promise<number>) => Promise<void>;
+
+/** The flags every command that talks to a running engine takes. */
+export interface ClientOptions {
+  dataDir?: string;
+  user?: string;
+  json?: boolean;
+}
+
+export function withClientOptions(cmd: Command, json = true): Command {
+  cmd
+    .option('--data-dir <dir>', 'data directory of the running engine (default: $HOOKSCOPE_DATA_DIR or the OS data folder)')
+    .option('--user <name>', `act as this account (default "${LOCAL_ACCOUNT}")`);
+  if (json) cmd.option('--json', 'print the result as JSON (the API\'s data) for scripts');
+  return cmd;
+}
+
+export function connect(opts: ClientOptions, io: CliIO): Promise<ApiClient> {
+  return connectToEngine({ dataDir: opts.dataDir, user: opts.user, env: io.env });
+}

@@ -1,0 +1,121 @@
+import type { Command } from 'commander';
+import type { LogDetail, LogPage, LogSummary } from '../../logs/log-types.ts';
+import { LOG_STATUSES } from '../../logs/log-types.ts';
+import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { parseChoice, parseIntFlag } from '../parse-flags.ts';
+import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
+
+interface ListOptions extends ClientOptions {
+  endpoint?: string;
+  status?: string;
+  search?: string;
+  limit?: string;
+  offset?: string;
+}
+
+interface ShowOptions extends ClientOptions {
+  bodyOnly?: boolean;
+}
+
+export function registerLogs(program: Command, io: CliIO, run: RunAction): void {
+  const logs = program.command('logs').description('List captured deliveries, or show one with its headers and body');
+
+  withClientOptions(
+    logs
+      .command('list', { isDefault: true })
+      .description('List logs, newest first (the default)')
+      .option('--endpoint <id>', 'only this endpoint')
+      .option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`)
+      .option('--search <text>', 'text in the body, headers or path')
+      .option('--limit <n>', 'page size, 1 to 200 (default 50)')
+      .option('--offset <n>', 'skip this many (default 0)'),
+  ).action((opts: ListOptions) => run(() => list(opts, io)));
+
+  withClientOptions(
+    logs
+      .command('show')
+      .description('Show one delivery: request line, verification, headers and body')
+      .argument('<logId>', 'log id (log_...)')
+      .option('--body-only', 'print only the body, byte for byte (binary bodies as base64)'),
+  ).action((logId: string, opts: ShowOptions) => run(() => show(logId, opts, io)));
+}
+
+async function list(opts: ListOptions, io: CliIO): Promise<number> {
+  const query = {
+    endpointId: opts.endpoint,
+    status: opts.status === undefined ? undefined : parseChoice(opts.status, '--status', LOG_STATUSES),
+    search: opts.search,
+    limit: opts.limit === undefined ? undefined : parseIntFlag(opts.limit, '--limit', 1, 200),
+    offset: opts.offset === undefined ? undefined : parseIntFlag(opts.offset, '--offset', 0, 100_000_000),
+  };
+  const api = await connect(opts, io);
+  const page = await api.get<LogPage>('/api/webhooks/logs', query);
+  if (opts.json) {
+    printJson(io, page);
+    return EXIT.ok;
+  }
+  if (page.logs.length === 0) {
+    io.out(page.total === 0 ? 'No deliveries match.' : `No logs at offset ${page.offset} (${page.total} in total).`);
+    return EXIT.ok;
+  }
+  const c = colorsFor(io);
+  io.out(renderTable(['TIME', 'ID', 'ENDPOINT', 'METHOD', 'PATH', 'STATUS', 'REASON', 'SIZE'], page.logs.map((l) => logRow(l, c)), c));
+  const shown = `${page.offset + 1}-${page.offset + page.logs.length} of ${page.total}`;
+  io.out(c.dim(page.hasMore ? `${shown}; next page: --offset ${page.offset + page.logs.length}` : shown));
+  return EXIT.ok;
+}
+
+export function logRow(l: LogSummary, c: Colors): string[] {
+  return [
+    formatDateTime(l.receivedAt),
+    l.id,
+    l.endpointId,
+    l.method,
+    l.path,
+    statusText(l.status, c),
+    l.verification.reason ?? c.dim('-'),
+    formatBytes(l.size),
+  ];
+}
+
+async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number> {
+  const api = await connect(opts, io);
+  const log = await api.get<LogDetail>(`/api/webhooks/logs/${encodeURIComponent(logId)}`);
+  if (opts.json) {
+    printJson(io, log);
+    return EXIT.ok;
+  }
+  if (opts.bodyOnly) {
+    if (log.bodyEncoding === 'base64') io.err(`note: the body of ${log.id} is binary; printed as base64.`);
+    (io.write ?? io.out)(log.body);
+    return EXIT.ok;
+  }
+  const c = colorsFor(io);
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(log.query)) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one);
+  const qs = query.toString();
+  const v = log.verification;
+  const verdict = v.result === 'invalid' ? `${statusText(log.status, c)} (${v.scheme}: ${v.reason ?? 'invalid'})` : `${statusText(log.status, c)} (${v.scheme}: ${v.result})`;
+  const fields: string[][] = [
+    [c.bold('id'), log.id],
+    [c.bold('endpoint'), log.endpointId],
+    [c.bold('received'), formatDateTime(log.receivedAt)],
+    [c.bold('request'), `${log.method} ${log.path}${qs ? `?${qs}` : ''}`],
+    [c.bold('source'), log.sourceIp ?? c.dim('-')],
+    [c.bold('size'), `${formatBytes(log.size)}${log.contentType ? ` (${log.contentType})` : ''}`],
+    [c.bold('status'), verdict],
+  ];
+  if (v.detail) fields.push([c.bold('detail'), v.detail]);
+  io.out(renderTable(null, fields, c));
+  io.out('');
+  io.out(c.bold(`Headers (${log.rawHeaders.length})`));
+  io.out(renderTable(['NAME', 'VALUE'], log.rawHeaders.map(([name, value]) => [name, value]), c));
+  io.out('');
+  const notes: string[] = [];
+  if (log.bodyEncoding === 'base64') notes.push('binary, shown as base64');
+  if (log.truncated) notes.push(`only the first ${formatBytes(log.storedSize)} of ${formatBytes(log.size)} were stored`);
+  io.out(c.bold(`Body${notes.length ? ` (${notes.join('; ')})` : ''}`));
+  io.out(log.body.length === 0 ? c.dim('(empty)') : log.body);
+  return EXIT.ok;
+}

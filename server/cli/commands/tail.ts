@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import type { LogSummary } from '../../logs/log-types.ts';
+import { LOG_STATUSES } from '../../logs/log-types.ts';
+import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { followEvents } from '../event-follower.ts';
+import { parseChoice } from '../parse-flags.ts';
+import { colorsFor, formatBytes, formatClock, statusText, type Colors } from '../render.ts';
+
+interface TailOptions extends ClientOptions {
+  endpoint?: string;
+  status?: string;
+}
+
+export function registerTail(program: Command, io: CliIO, run: RunAction): void {
+  withClientOptions(
+    program
+      .command('tail')
+      .description('Print deliveries live as they arrive, until Ctrl+C (reconnects when the engine restarts)')
+      .option('--endpoint <id>', 'only this endpoint')
+      .option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`),
+  )
+    .addHelpText('after', '\nWith --json, each delivery is one JSON object (a log summary) per line.')
+    .action((opts: TailOptions) => run(() => tail(opts, io)));
+}
+
+export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
+  const status = opts.status === undefined ? undefined : parseChoice(opts.status, '--status', LOG_STATUSES);
+  const c = colorsFor(io);
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  signal?.addEventListener('abort', onSignal, { once: true });
+  let announced = false;
+  try {
+    await followEvents({
+      signal: stop.signal,
+      connect: () => connect(opts, io),
+      onConnected: (api) => {
+        if (announced) return;
+        announced = true;
+        // stderr, so stdout carries only deliveries (one line each) for pipes.
+        io.err(`Tailing deliveries from ${api.baseUrl}${opts.endpoint ? ` for ${opts.endpoint}` : ''}; Ctrl+C to stop.`);
+      },
+      onStatus: (m) => io.err(c.dim(m)),
+      onEvent: (e) => {
+        if (e.event !== 'log.created') return;
+        let log: LogSummary;
+        try {
+          log = JSON.parse(e.data) as LogSummary;
+        } catch {
+          return;
+        }
+        if (opts.endpoint !== undefined && log.endpointId !== opts.endpoint) return;
+        if (status !== undefined && log.status !== status) return;
+        io.out(opts.json ? JSON.stringify(log) : tailLine(log, c));
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return EXIT.ok;
+}
+
+export function tailLine(l: LogSummary, c: Colors): string {
+  const reason = l.verification.reason ? ` ${c.dim(l.verification.reason)}` : '';
+  return `${c.dim(formatClock(l.receivedAt))}  ${l.id}  ${l.endpointId}  ${c.bold(l.method)} ${l.path}  ${statusText(l.status, c)}${reason}  ${formatBytes(l.size)}`;
+}
