@@ -105,3 +105,20 @@ export const RegeneratedSchema = z.object({
   webhookSecret: z.string(),
   previousSecretExpiresAt: z.string().nullable(),
 });
+
+export const TestDeliveryBody = z.object({
+  payload: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+      error: 'payload must be a JSON object, an array or a string.',
+    })
+    .optional()
+    .meta({
+      description:
+        "What to send instead of the scheme's sample: an object or array is sent as JSON, a string as is (application/json when it parses as JSON, else text/plain).",
+    }),
+});
+
+export const TestDeliverySchema = z.object({
+  logId: z.string().nullable().meta({ description: 'The log the receiver stored (null if it stored none).' }),
+  status: z.number().int().meta({ description: "The receiver's HTTP status: 200 when the signature was accepted." }),
+});
