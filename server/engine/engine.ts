@@ -12,6 +12,7 @@ import { endpointsMigrations } from '../endpoints/endpoints-migrations.ts';
 import { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
 import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
+import { TestDeliveryService } from '../endpoints/test-delivery-service.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
@@ -128,7 +129,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
-      ...endpointsRoutes(endpoints),
+      ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
