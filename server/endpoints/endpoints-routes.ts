@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ValidationError } from '../errors/app-errors.ts';
 import { route, type RouteSpec } from '../http/route.ts';
 import type { EndpointsService } from './endpoints-service.ts';
+import type { TestDeliveryService } from './test-delivery-service.ts';
 import {
   CreateEndpointBody,
   DeletedSchema,
@@ -10,13 +11,15 @@ import {
   EndpointSchema,
   RegeneratedSchema,
   RegenerateSecretBody,
+  TestDeliveryBody,
+  TestDeliverySchema,
   UpdateEndpointBody,
 } from './endpoints-schemas.ts';
 
 type Params = z.output<typeof EndpointIdParams>;
 const UPDATABLE = ['name', 'description', 'isActive', 'active', 'forwardUrl', 'signatureHeader', 'toleranceSeconds'];
 
-export function endpointsRoutes(endpoints: EndpointsService): RouteSpec[] {
+export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestDeliveryService): RouteSpec[] {
   const tag = 'Endpoints';
   return [
     route<Record<string, never>, Record<string, never>, z.output<typeof CreateEndpointBody>>({
@@ -89,6 +92,24 @@ export function endpointsRoutes(endpoints: EndpointsService): RouteSpec[] {
       ],
       handler: async ({ account, params, body }) => ({
         data: await endpoints.regenerateSecret(account, params.endpointId, body.webhookSecret),
+      }),
+    }),
+      route<Params, Record<string, never>, z.output<typeof TestDeliveryBody>>({
+      method: 'post',
+      path: '/api/endpoints/:endpointId/test-delivery',
+      summary: "Send a signed test webhook: a sample for the endpoint's scheme (or the given payload), signed with its current secret, through the real receiver",
+      tag,
+      params: EndpointIdParams,
+      body: TestDeliveryBody,
+      bodyOptional: true,
+      responses: [
+        { status: 200, description: "The receiver's status and the stored log's id", data: TestDeliverySchema },
+        { status: 409, description: 'The endpoint is inactive' },
+        { status: 502, description: 'The receiver could not be reached' },
+        { status: 504, description: 'The receiver did not answer in time' },
+      ],
+      handler: async ({ account, params, body }) => ({
+        data: await testDelivery.send(account, params.endpointId, body.payload),
       }),
     }),
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanLike, HEADER_NAME, httpUrl, optionalText, requiredString } from '../http/schemas.ts';
-import { parseValidationType, VALIDATION_TYPES } from './validation-types.ts';
+import { DOCUMENTED_ALIASES, parseValidationType, TIMESTAMPED_TYPES, VALIDATION_TYPES } from './validation-types.ts';
 
 const validationType = z
   .unknown()
@@ -13,7 +13,11 @@ const validationType = z
     }
   })
   .meta({
-    description: `One of ${VALIDATION_TYPES.join(', ')}. Matched case-insensitively with - and _ alike; aliases hmac, hmac-sha256, generic.`,
+    description:
+      `One of ${VALIDATION_TYPES.join(', ')}. Matched case-insensitively with - and _ alike; aliases ${DOCUMENTED_ALIASES}. ` +
+      'Headers checked: stripe Stripe-Signature; github X-Hub-Signature-256; shopify X-Shopify-Hmac-Sha256; ' +
+      'slack X-Slack-Signature + X-Slack-Request-Timestamp; standard_webhooks webhook-id + webhook-timestamp + webhook-signature; ' +
+      'hmac_sha256 X-Webhook-Signature (or signatureHeader).',
   });
 
 const signatureHeader = z
@@ -21,7 +25,8 @@ const signatureHeader = z
   .max(100, { error: 'signatureHeader must be at most 100 characters.' })
   .regex(HEADER_NAME, { error: 'signatureHeader must be a valid HTTP header name.' })
   .nullable()
-  .optional();
+  .optional()
+  .meta({ description: 'The header carrying the signature (hmac_sha256 only; default X-Webhook-Signature).' });
 
 const toleranceSeconds = z
   .number({ error: 'toleranceSeconds must be a number.' })
@@ -29,7 +34,10 @@ const toleranceSeconds = z
   .min(1, { error: 'toleranceSeconds must be between 1 and 604800.' })
   .max(604800, { error: 'toleranceSeconds must be between 1 and 604800.' })
   .nullable()
-  .optional();
+  .optional()
+  .meta({
+    description: `Allowed clock difference in seconds, past and future (default 300); only for schemes with a timestamp: ${TIMESTAMPED_TYPES.join(', ')}.`,
+  });
 
 export const CreateEndpointBody = z.object({
   name: requiredString('name', 200),
@@ -39,7 +47,11 @@ export const CreateEndpointBody = z.object({
     .min(1, { error: 'webhookSecret must not be empty.' })
     .max(1000, { error: 'webhookSecret must be at most 1000 characters.' })
     .nullable()
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        'Required for every type but none. standard_webhooks: whsec_<base64> or plain base64 (the key is its decoded bytes); others: used as UTF-8.',
+    }),
   description: optionalText('description', 2000),
   forwardUrl: httpUrl('forwardUrl').nullable().optional(),
   signatureHeader,
@@ -92,4 +104,21 @@ export const RegeneratedSchema = z.object({
   id: z.string(),
   webhookSecret: z.string(),
   previousSecretExpiresAt: z.string().nullable(),
+});
+
+export const TestDeliveryBody = z.object({
+  payload: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+      error: 'payload must be a JSON object, an array or a string.',
+    })
+    .optional()
+    .meta({
+      description:
+        "What to send instead of the scheme's sample: an object or array is sent as JSON, a string as is (application/json when it parses as JSON, else text/plain).",
+    }),
+});
+
+export const TestDeliverySchema = z.object({
+  logId: z.string().nullable().meta({ description: 'The log the receiver stored (null if it stored none).' }),
+  status: z.number().int().meta({ description: "The receiver's HTTP status: 200 when the signature was accepted." }),
 });

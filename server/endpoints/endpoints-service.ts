@@ -12,7 +12,8 @@ import type {
   UpdateEndpointInput,
 } from './endpoint-types.ts';
 import type { EndpointsRepository } from './endpoints-repository.ts';
-import { requiresSecret } from './validation-types.ts';
+import { standardWebhooksKey } from '../receiver/verifiers/standard-webhooks-verifier.ts';
+import { hasTimestamp, requiresSecret, TIMESTAMPED_TYPES, type ValidationType } from './validation-types.ts';
 
 export interface EndpointsServiceDeps {
   repo: EndpointsRepository;
@@ -50,6 +51,7 @@ export class EndpointsService {
       });
     }
     checkSchemeOptions(input.validationType, input);
+    if (signed && input.webhookSecret) checkSecretFormat(input.validationType, input.webhookSecret);
     const now = this.deps.clock.now();
     const record: EndpointRecord = {
       id: this.deps.ids.opaque('ep'),
@@ -133,13 +135,9 @@ export class EndpointsService {
   ): Promise<{ id: string; webhookSecret: string; previousSecretExpiresAt: string | null }> {
     const current = this.own(account, id);
     if (current.validationType !== 'hmac_sha256') {
-      throw new ConflictError(
-        current.validationType === 'stripe'
-          ? 'Stripe endpoints use the signing secret Stripe issues; roll it in the Stripe dashboard and update the endpoint there.'
-          : `Endpoints of validationType ${current.validationType} have no secret to regenerate.`,
-        'SECRET_NOT_REGENERABLE',
-        { validationType: current.validationType },
-      );
+      throw new ConflictError(notRegenerableReason(current.validationType), 'SECRET_NOT_REGENERABLE', {
+        validationType: current.validationType,
+      });
     }
     const now = this.deps.clock.now();
     const secret = requested ?? this.deps.random.bytes(32).toString('hex');
@@ -201,9 +199,9 @@ export class EndpointsService {
   }
 }
 
-/** signatureHeader belongs to the generic HMAC scheme, toleranceSeconds to Stripe's. */
+/** signatureHeader belongs to the generic HMAC scheme, toleranceSeconds to the schemes that sign a timestamp. */
 function checkSchemeOptions(
-  type: string,
+  type: ValidationType,
   input: { signatureHeader?: string | null; toleranceSeconds?: number | null },
 ): void {
   if (input.signatureHeader != null && type !== 'hmac_sha256') {
@@ -211,9 +209,42 @@ function checkSchemeOptions(
       field: 'signatureHeader',
     });
   }
-  if (input.toleranceSeconds != null && type !== 'stripe') {
-    throw new ValidationError(`toleranceSeconds applies only to stripe endpoints (this one is ${type}).`, {
-      field: 'toleranceSeconds',
-    });
+  if (input.toleranceSeconds != null && !hasTimestamp(type)) {
+    throw new ValidationError(
+      `toleranceSeconds applies only to endpoints whose scheme signs a timestamp (${TIMESTAMPED_TYPES.join(', ')}); ${type} has none.`,
+      { field: 'toleranceSeconds' },
+    );
+  }
+}
+
+/** A secret the scheme cannot derive a key from would make every delivery fail; refuse it up front. */
+function checkSecretFormat(type: ValidationType, secret: string): void {
+  if (type === 'standard_webhooks' && !standardWebhooksKey(secret)) {
+    throw new ValidationError(
+      'webhookSecret for standard_webhooks must be whsec_<base64> or plain base64 (padded, decoding to at least 1 byte), as the sender shows it.',
+      { field: 'webhookSecret' },
+    );
+  }
+}
+
+/** Why only hmac_sha256 secrets are ours to regenerate: the others are issued by the sender. */
+function notRegenerableReason(type: ValidationType): string {
+  const issuedBy = (where: string): string =>
+    `${where} issues this secret, so Hookscope cannot make a new one; roll it there and create an endpoint with the new secret.`;
+  switch (type) {
+    case 'stripe':
+      return issuedBy('Stripe (Dashboard > Developers > Webhooks, "Roll secret")');
+    case 'github':
+      return issuedBy("GitHub (the webhook's Secret field in the repository or organization settings)");
+    case 'shopify':
+      return issuedBy("Shopify (the app's client secret, or the store's webhook signing key)");
+    case 'slack':
+      return issuedBy("Slack (the app's Signing Secret under Basic Information)");
+    case 'standard_webhooks':
+      return issuedBy('The sending service (its webhook settings show the whsec_ secret)');
+    case 'none':
+      return 'Endpoints of validationType none check no signature and have no secret to regenerate.';
+    case 'hmac_sha256':
+      return 'hmac_sha256 secrets can be regenerated.';
   }
 }

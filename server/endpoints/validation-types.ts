@@ -1,11 +1,19 @@
 import { ValidationError } from '../errors/app-errors.ts';
 
-export const VALIDATION_TYPES = ['stripe', 'hmac_sha256', 'none'] as const;
+export const VALIDATION_TYPES = ['stripe', 'hmac_sha256', 'none', 'github', 'shopify', 'slack', 'standard_webhooks'] as const;
 export type ValidationType = (typeof VALIDATION_TYPES)[number];
 
 // Keys are normalised: lower case, with '-', '_' and spaces removed.
 const ALIASES: Record<string, ValidationType> = {
   stripe: 'stripe',
+  github: 'github',
+  gh: 'github',
+  shopify: 'shopify',
+  slack: 'slack',
+  slackv0: 'slack',
+  standardwebhooks: 'standard_webhooks',
+  standardwebhook: 'standard_webhooks',
+  svix: 'standard_webhooks',
   hmacsha256: 'hmac_sha256',
   hmac: 'hmac_sha256',
   generic: 'hmac_sha256',
@@ -33,3 +41,13 @@ export function parseValidationType(input: unknown): ValidationType {
 export function requiresSecret(t: ValidationType): boolean {
   return t !== 'none';
 }
+
+/** The schemes that sign a timestamp, so a per-endpoint `toleranceSeconds` means something. */
+export const TIMESTAMPED_TYPES: readonly ValidationType[] = ['stripe', 'slack', 'standard_webhooks'];
+
+export function hasTimestamp(t: ValidationType): boolean {
+  return TIMESTAMPED_TYPES.includes(t);
+}
+
+/** Alias spellings worth telling people about (docs, the OpenAPI description). */
+export const DOCUMENTED_ALIASES = 'hmac, hmac-sha256, generic -> hmac_sha256; standard-webhooks, standardwebhooks, svix -> standard_webhooks; GitHub, gh -> github';

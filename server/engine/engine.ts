@@ -12,6 +12,7 @@ import { endpointsMigrations } from '../endpoints/endpoints-migrations.ts';
 import { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
 import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
+import { TestDeliveryService } from '../endpoints/test-delivery-service.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { EventStreamService } from '../events/event-stream-service.ts';
 import { eventsRoutes } from '../events/events-routes.ts';
@@ -131,7 +132,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
-      ...endpointsRoutes(endpoints),
+      ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
       ...eventsRoutes(eventStreams),
     ];

@@ -2,7 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** HMAC-SHA256 keyed with the secret's UTF-8 bytes. */
 export function hmacSha256(secret: string, ...parts: (Buffer | string)[]): Buffer {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  return hmacSha256Key(Buffer.from(secret, 'utf8'), ...parts);
+}
+
+/** HMAC-SHA256 keyed with raw key bytes (Standard Webhooks decodes its secret first). */
+export function hmacSha256Key(key: Buffer, ...parts: (Buffer | string)[]): Buffer {
+  const mac = createHmac('sha256', key);
   for (const p of parts) mac.update(p);
   return mac.digest();
 }

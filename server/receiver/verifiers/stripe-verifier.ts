@@ -1,7 +1,6 @@
 import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
 import { sameBytes, stripeSignature } from './signing.ts';
-
-const DEFAULT_TOLERANCE_SECONDS = 300;
+import { checkTolerance } from './timestamp-tolerance.ts';
 
 interface ParsedHeader {
   timestamp: number;
@@ -53,16 +52,8 @@ export const stripeVerifier: Verifier = {
       return invalid('stripe', 'no_matching_signature', `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`);
     }
 
-    const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-    const age = Math.floor(input.nowMs / 1000) - parsed.timestamp;
     // Stripe's SDK only refuses old timestamps; we also refuse ones from the future beyond the
     // tolerance, since a clock that far ahead makes the replay window meaningless.
-    if (age > tolerance) {
-      return invalid('stripe', 'timestamp_outside_tolerance', `The timestamp is ${age} s old; the tolerance is ${tolerance} s.`);
-    }
-    if (-age > tolerance) {
-      return invalid('stripe', 'timestamp_outside_tolerance', `The timestamp is ${-age} s in the future; the tolerance is ${tolerance} s.`);
-    }
-    return valid('stripe', matched);
+    return checkTolerance('stripe', input, parsed.timestamp) ?? valid('stripe', matched);
   },
 };

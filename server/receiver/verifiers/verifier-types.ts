@@ -1,4 +1,11 @@
-export type VerificationScheme = 'stripe' | 'hmac_sha256' | 'none';
+export type VerificationScheme =
+  | 'stripe'
+  | 'github'
+  | 'shopify'
+  | 'slack'
+  | 'standard_webhooks'
+  | 'hmac_sha256'
+  | 'none';
 
 export type VerificationReason =
   | 'missing_header'
@@ -17,7 +24,7 @@ export interface VerificationInput {
   secrets: { value: string; kind: 'current' | 'previous' }[];
   /** Per-endpoint header name (hmac_sha256), any case. */
   signatureHeader: string | null;
-  /** Per-endpoint tolerance (stripe); null means the default 300 s. */
+  /** Per-endpoint tolerance (schemes with a timestamp: stripe, slack, standard_webhooks); null means the default 300 s. */
   toleranceSeconds: number | null;
   nowMs: number;
 }

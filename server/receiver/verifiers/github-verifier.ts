@@ -1,0 +1,45 @@
+import { hmacSha256, sameBytes } from './signing.ts';
+import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+
+export const GITHUB_SIGNATURE_HEADER = 'X-Hub-Signature-256';
+const LEGACY_SHA1_HEADER = 'x-hub-signature';
+
+/** `sha256=<64 hex>`; anything else is not a GitHub SHA-256 signature. */
+export function parseGithubSignature(value: string): Buffer | null {
+  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(value.trim());
+  return m ? Buffer.from(m[1]!, 'hex') : null;
+}
+
+export function githubSignatureHeader(secret: string, body: Buffer): string {
+  return `sha256=${hmacSha256(secret, body).toString('hex')}`;
+}
+
+/** GitHub: HMAC-SHA256 of the raw body keyed with the secret's UTF-8 bytes; no timestamp. */
+export const githubVerifier: Verifier = {
+  scheme: 'github',
+  verify(input: VerificationInput): VerificationResult {
+    const header = headerValue(input.headers, GITHUB_SIGNATURE_HEADER);
+    if (header === undefined) {
+      // Only the SHA-1 header: the webhook was configured (or proxied) without the SHA-256 one,
+      // and SHA-1 is not accepted: say so rather than just "missing".
+      const detail =
+        headerValue(input.headers, LEGACY_SHA1_HEADER) !== undefined
+          ? `Only the legacy X-Hub-Signature (SHA-1) header came; GitHub's ${GITHUB_SIGNATURE_HEADER} (SHA-256) header is required.`
+          : `The ${GITHUB_SIGNATURE_HEADER} header is missing.`;
+      return invalid('github', 'missing_header', detail);
+    }
+    const signature = parseGithubSignature(header);
+    if (!signature) {
+      return invalid('github', 'malformed_header', `${GITHUB_SIGNATURE_HEADER} must look like sha256=<64 hex characters>.`);
+    }
+    if (input.secrets.length === 0) return invalid('github', 'missing_secret', 'The endpoint has no signing secret.');
+    for (const secret of input.secrets) {
+      if (sameBytes(signature, hmacSha256(secret.value, input.rawBody))) return valid('github', secret.kind);
+    }
+    return invalid(
+      'github',
+      'no_matching_signature',
+      `The ${GITHUB_SIGNATURE_HEADER} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`,
+    );
+  },
+};

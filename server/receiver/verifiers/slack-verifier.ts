@@ -1,0 +1,52 @@
+import { hmacSha256, sameBytes } from './signing.ts';
+import { checkTolerance } from './timestamp-tolerance.ts';
+import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+
+export const SLACK_SIGNATURE_HEADER = 'X-Slack-Signature';
+export const SLACK_TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
+
+/** `v0=<64 hex>`. */
+export function parseSlackSignature(value: string): Buffer | null {
+  const m = /^v0=([0-9a-fA-F]{64})$/.exec(value.trim());
+  return m ? Buffer.from(m[1]!, 'hex') : null;
+}
+
+/** Unix seconds, digits only. */
+export function parseSlackTimestamp(value: string): number | null {
+  const v = value.trim();
+  return /^\d{1,12}$/.test(v) ? Number(v) : null;
+}
+
+/** Slack signs `v0:{timestamp header as sent}:{raw body}`. */
+export function slackSignature(secret: string, timestamp: string, body: Buffer): Buffer {
+  return hmacSha256(secret, `v0:${timestamp}:`, body);
+}
+
+export const slackVerifier: Verifier = {
+  scheme: 'slack',
+  verify(input: VerificationInput): VerificationResult {
+    const header = headerValue(input.headers, SLACK_SIGNATURE_HEADER);
+    if (header === undefined) return invalid('slack', 'missing_header', `The ${SLACK_SIGNATURE_HEADER} header is missing.`);
+    const rawTimestamp = headerValue(input.headers, SLACK_TIMESTAMP_HEADER);
+    if (rawTimestamp === undefined) {
+      return invalid('slack', 'missing_header', `The ${SLACK_TIMESTAMP_HEADER} header is missing; Slack signs it with the body.`);
+    }
+    const signature = parseSlackSignature(header);
+    if (!signature) return invalid('slack', 'malformed_header', `${SLACK_SIGNATURE_HEADER} must look like v0=<64 hex characters>.`);
+    const timestamp = parseSlackTimestamp(rawTimestamp);
+    if (timestamp === null) return invalid('slack', 'malformed_header', `${SLACK_TIMESTAMP_HEADER} must be Unix seconds (digits only).`);
+    if (input.secrets.length === 0) return invalid('slack', 'missing_secret', 'The endpoint has no signing secret.');
+
+    // Signature before time, so a wrong secret is reported as such even on an old delivery.
+    const signedTimestamp = rawTimestamp.trim();
+    const match = input.secrets.find((s) => sameBytes(signature, slackSignature(s.value, signedTimestamp, input.rawBody)));
+    if (!match) {
+      return invalid(
+        'slack',
+        'no_matching_signature',
+        `The ${SLACK_SIGNATURE_HEADER} signature does not match an HMAC-SHA256 of "v0:{timestamp}:{body}" with the endpoint's signing secret.`,
+      );
+    }
+    return checkTolerance('slack', input, timestamp) ?? valid('slack', match.kind);
+  },
+};
