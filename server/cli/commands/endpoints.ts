@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { EndpointView } from '../../endpoints/endpoint-types.ts';
-import { parseValidationType, VALIDATION_TYPES } from '../../endpoints/validation-types.ts';
+import { parseValidationType, requiresSecret, VALIDATION_TYPES, type ValidationType } from '../../endpoints/validation-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseUrlFlag } from '../parse-flags.ts';
@@ -28,7 +28,7 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
       .command('create')
       .description('Create an endpoint and print its receiving URL')
       .requiredOption('--name <name>', 'display name (1 to 200 characters)')
-      .requiredOption('--type <type>', 'signature check: stripe, hmac_sha256 or none (aliases: hmac, generic)')
+      .requiredOption('--type <type>', `signature check: ${VALIDATION_TYPES.join(', ')} (aliases such as hmac, generic)`)
       .option('--secret <secret>', 'signing secret (required for stripe and hmac_sha256)')
       .option('--forward-url <url>', 'forward every accepted delivery to this URL')
       .option('--description <text>', 'free text'),
@@ -73,13 +73,13 @@ async function list(opts: ClientOptions, io: CliIO): Promise<number> {
 }
 
 async function create(opts: CreateOptions, io: CliIO): Promise<number> {
-  let validationType: string;
+  let validationType: ValidationType;
   try {
     validationType = parseValidationType(opts.type);
   } catch {
     throw new UsageError(`--type must be one of: ${VALIDATION_TYPES.join(', ')} (or an alias such as hmac), got "${opts.type}".`);
   }
-  if (validationType !== 'none' && opts.secret === undefined) {
+  if (requiresSecret(validationType) && opts.secret === undefined) {
     throw new UsageError(`--secret is required for --type ${validationType}.`);
   }
   const body: Record<string, unknown> = { name: opts.name, validationType };
