@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { headerText } from '../export/request-parts.ts';
 import type { LogDetail } from '../logs/log-types.ts';
 import type { OpenedShare } from './share-service.ts';
 
@@ -72,7 +73,7 @@ export function renderSharePage(s: OpenedShare): string {
   }</p>
 <h2>Verification</h2><p>${verdict(d.verification)}</p>
 <h2>Query</h2>${rows(queryPairs(d.query))}
-<h2>Headers</h2>${rows(d.rawHeaders)}
+<h2>Headers</h2>${rows(d.rawHeaders.map(([n, v]): [string, string] => [n, headerText(v)]))}
 <h2>Body${d.contentType ? ` <span class="meta">${escapeHtml(d.contentType)}</span>` : ''}</h2>${truncated}${bodyBlock(d)}
 <p class="meta">Shared from Hookscope; read-only.</p>`;
   return page(`${d.method} ${d.path} - shared webhook`, inner);
