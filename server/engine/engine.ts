@@ -25,6 +25,16 @@ import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
+import { DiagnoseService } from '../diagnose/diagnose-service.ts';
+import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
+import { exportRoutes } from '../export/export-routes.ts';
+import { ExportService } from '../export/export-service.ts';
+import type { ReplayReader } from '../replay/replay-types.ts';
+import { shareMigrations } from '../share/share-migrations.ts';
+import { sharePageHandler } from '../share/share-page.ts';
+import { ShareRepository } from '../share/share-repository.ts';
+import { shareRoutes } from '../share/share-routes.ts';
+import { ShareService } from '../share/share-service.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -59,7 +69,7 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations];
+export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations, ...shareMigrations];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -104,6 +114,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
 
     const accounts = new AccountsService(new AccountsRepository(store), clock);
     const logs = new LogsService(new LogsRepository(store, config.retention), ids);
+    const shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random });
     const endpoints = new EndpointsService({
       repo: new EndpointsRepository(store),
       clock,
@@ -111,12 +122,20 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
-      onDelete: (accountId, endpointId) => logs.deleteForEndpoint(accountId, endpointId),
+      onDelete: async (accountId, endpointId) => {
+        await shares.deleteForEndpoint(accountId, endpointId);
+        await logs.deleteForEndpoint(accountId, endpointId);
+      },
     });
     await accounts.init();
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
 
+    // wired to ReplayService at merge
+    const noReplays: ReplayReader = {
+      history: async () => [],
+      stats: async () => ({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
+    };
     const events = new EventBus({ now: () => clock.now() });
     const receiver = new Receiver({
       endpoints,
@@ -131,6 +150,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
+      ...shareRoutes(shares),
+      ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
+      ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays: noReplays, urls, clock })),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
@@ -141,6 +163,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       receiverPort: config.receiverPort,
       apiApp,
       receiver: (req, res) => receiver.handle(req, res),
+      share: sharePageHandler(shares, onError),
     });
     cleanups.push(() => listeners.close());
     urls.api = listeners.apiUrl;
