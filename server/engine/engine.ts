@@ -24,6 +24,11 @@ import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
+import { remediationMigrations } from '../remediation/remediation-migrations.ts';
+import { RemediationRepository } from '../remediation/remediation-repository.ts';
+import { remediationRoutes } from '../remediation/remediation-routes.ts';
+import { RemediationService } from '../remediation/remediation-service.ts';
+import type { ReplayReader } from '../replay/replay-types.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -58,7 +63,12 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations];
+export const ALL_MIGRATIONS: Migration[] = [
+  ...accountsMigrations,
+  ...endpointsMigrations,
+  ...logsMigrations,
+  ...remediationMigrations,
+];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -110,7 +120,26 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
-      onDelete: (accountId, endpointId) => logs.deleteForEndpoint(accountId, endpointId),
+      // `remediation` is built just below; onDelete only runs on a request, after start-up.
+      onDelete: async (accountId, endpointId) => {
+        await remediation.deleteForEndpoint(accountId, endpointId);
+        await logs.deleteForEndpoint(accountId, endpointId);
+      },
+    });
+    // wired to ReplayService at merge
+    const replays: ReplayReader = {
+      history: () => Promise.resolve([]),
+      stats: () => Promise.resolve({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
+    };
+    const remediation = new RemediationService({
+      repo: new RemediationRepository(store),
+      logs,
+      endpoints,
+      replays,
+      clock,
+      maxBodyBytes: config.maxBodyBytes,
+      secretGraceMs: config.secretGraceMs,
+      llm: config.remediation.llm,
     });
     await accounts.init();
     await endpoints.init();
@@ -130,6 +159,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints),
       ...logsRoutes(logs),
+      ...remediationRoutes(remediation),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
