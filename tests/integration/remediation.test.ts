@@ -25,7 +25,6 @@ interface Cause {
 
 const evidenceValue = (c: Cause, label: string): string | undefined =>
   c.evidence.find((e): e is { label: string; value: string } => typeof e !== 'string' && e.label === label)?.value;
-const evidenceText = (c: Cause): string => c.evidence.map((e) => (typeof e === 'string' ? e : `${e.label}: ${e.value}`)).join('\n');
 const hmacHex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
 describe('remediation (rules engine)', () => {

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Normalised variants of a body: the bytes a sender may have signed when the
  * bytes that arrived differ only by serialisation or line endings. Each name
@@ -18,6 +20,8 @@ export interface BodyVariant {
 }
 
 export function bodyVariants(body: Buffer): BodyVariant[] {
+  // Binary bodies have no text form to normalise (and decoding them would change the bytes).
+  if (!isUtf8(body)) return [];
   const text = body.toString('utf8');
   const out: BodyVariant[] = [];
   const add = (name: BodyVariantName, description: string, variant: string): void => {
@@ -32,13 +36,14 @@ export function bodyVariants(body: Buffer): BodyVariant[] {
   } catch {
     // not JSON: only the whitespace variants apply
   }
+  // The smallest change first: when two variants give the same bytes, the first name is kept.
+  if (/\r?\n$/.test(text)) add('trailing_newline_removed', 'the body without its trailing newline', text.replace(/\r?\n$/, ''));
+  add('trailing_newline_added', 'the body with a trailing newline added', `${text}\n`);
+  if (text.includes('\r\n')) add('crlf_to_lf', 'the body with CRLF line endings turned into LF', text.replace(/\r\n/g, '\n'));
+  if (/(^|[^\r])\n/.test(text)) add('lf_to_crlf', 'the body with LF line endings turned into CRLF', text.replace(/\r?\n/g, '\r\n'));
   if (isJson) {
     add('compact_json', 'the JSON re-serialised compactly (JSON.stringify(JSON.parse(body)))', JSON.stringify(parsed));
     add('pretty_json', 'the JSON pretty-printed with 2 spaces (JSON.stringify(value, null, 2))', JSON.stringify(parsed, null, 2));
   }
-  add('trailing_newline_added', 'the body with a trailing newline added', `${text}\n`);
-  if (/\r?\n$/.test(text)) add('trailing_newline_removed', 'the body without its trailing newline', text.replace(/\r?\n$/, ''));
-  if (text.includes('\r\n')) add('crlf_to_lf', 'the body with CRLF line endings turned into LF', text.replace(/\r\n/g, '\n'));
-  if (/(^|[^\r])\n/.test(text)) add('lf_to_crlf', 'the body with LF line endings turned into CRLF', text.replace(/\r?\n/g, '\r\n'));
   return out;
 }
