@@ -35,6 +35,10 @@ import { sharePageHandler } from '../share/share-page.ts';
 import { ShareRepository } from '../share/share-repository.ts';
 import { shareRoutes } from '../share/share-routes.ts';
 import { ShareService } from '../share/share-service.ts';
+import { remediationMigrations } from '../remediation/remediation-migrations.ts';
+import { RemediationRepository } from '../remediation/remediation-repository.ts';
+import { remediationRoutes } from '../remediation/remediation-routes.ts';
+import { RemediationService } from '../remediation/remediation-service.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -69,7 +73,13 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations, ...shareMigrations];
+export const ALL_MIGRATIONS: Migration[] = [
+  ...accountsMigrations,
+  ...endpointsMigrations,
+  ...logsMigrations,
+  ...shareMigrations,
+  ...remediationMigrations,
+];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -122,20 +132,32 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
+      // `remediation` is built just below; onDelete only runs on a request, after start-up.
       onDelete: async (accountId, endpointId) => {
         await shares.deleteForEndpoint(accountId, endpointId);
+        await remediation.deleteForEndpoint(accountId, endpointId);
         await logs.deleteForEndpoint(accountId, endpointId);
       },
+    });
+    // wired to ReplayService at merge
+    const noReplays: ReplayReader = {
+      history: () => Promise.resolve([]),
+      stats: () => Promise.resolve({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
+    };
+    const remediation = new RemediationService({
+      repo: new RemediationRepository(store),
+      logs,
+      endpoints,
+      replays: noReplays,
+      clock,
+      maxBodyBytes: config.maxBodyBytes,
+      secretGraceMs: config.secretGraceMs,
+      llm: config.remediation.llm,
     });
     await accounts.init();
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
 
-    // wired to ReplayService at merge
-    const noReplays: ReplayReader = {
-      history: async () => [],
-      stats: async () => ({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
-    };
     const events = new EventBus({ now: () => clock.now() });
     const receiver = new Receiver({
       endpoints,
@@ -153,6 +175,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...shareRoutes(shares),
       ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
       ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays: noReplays, urls, clock })),
+      ...remediationRoutes(remediation),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 

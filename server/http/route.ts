@@ -9,6 +9,8 @@ export interface RouteResponse {
   description: string;
   /** Schema of `data` in the success envelope (error responses use the shared error schema). */
   data?: z.ZodType;
+  /** The operation can also answer `text/plain` (a handler result with `contentType`). */
+  text?: boolean;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -24,6 +26,11 @@ export interface HandlerContext<P, Q, B> {
 export interface HandlerResult {
   status?: number;
   data: unknown;
+  /**
+   * Set for a non-JSON answer (e.g. `text/plain; charset=utf-8`): `data` is a
+   * string sent as is, without the envelope. Declare it with `text: true` on the response.
+   */
+  contentType?: string;
 }
 
 /**
