@@ -20,6 +20,17 @@ export interface EngineConfig {
   sseHeartbeatMs: number;
   /** Set by the tunnel while it is online. */
   publicBaseUrl: string | null;
+  /** Optional LLM prose for analyses; null (the default) runs the rules alone. */
+  remediation: { llm: LlmConfig | null };
+}
+
+/** An OpenAI-compatible chat completions server (e.g. a local model server). */
+export interface LlmConfig {
+  /** A base URL (`/v1/chat/completions` is appended) or a URL ending in `/chat/completions`. */
+  url: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -36,6 +47,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   tokenTtlMs: 30 * 86_400_000,
   sseHeartbeatMs: 15_000,
   publicBaseUrl: null,
+  remediation: { llm: null },
 };
 
 export const CONFIG_DOC = [
@@ -46,6 +58,9 @@ export const CONFIG_DOC = [
   { key: 'retention.maxBodyBytesTotal', env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES', flag: null, default: '536870912', description: 'stored body bytes in total' },
   { key: 'durability.sync', env: 'HOOKSCOPE_SYNC', flag: null, default: 'interval', description: 'journal fdatasync policy: interval or strict' },
   { key: 'secretGraceMs', env: 'HOOKSCOPE_SECRET_GRACE', flag: null, default: '24h', description: 'validity of a regenerated secret\'s predecessor' },
+  { key: 'remediation.llm.url', env: 'HOOKSCOPE_LLM_URL', flag: null, default: '(off)', description: 'OpenAI-compatible server that adds prose to analyses' },
+  { key: 'remediation.llm.model', env: 'HOOKSCOPE_LLM_MODEL', flag: null, default: '(none)', description: 'model name sent to that server (required with the URL)' },
+  { key: 'remediation.llm.apiKey', env: 'HOOKSCOPE_LLM_API_KEY', flag: null, default: '(none)', description: 'bearer key for that server, if it needs one' },
   { key: 'tokenTtlMs', env: 'HOOKSCOPE_TOKEN_TTL', flag: '--ttl', default: '30d', description: 'lifetime of tokens from `hookscope token`' },
 ] as const;
 
@@ -76,6 +91,19 @@ const FileSchema = z.strictObject({
     .optional(),
   secretGraceMs: duration.optional(),
   tokenTtlMs: duration.optional(),
+  remediation: z
+    .strictObject({
+      llm: z
+        .strictObject({
+          url: z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL.' }),
+          model: z.string().min(1),
+          apiKey: z.string().min(1).optional(),
+          timeoutMs: positiveInt.optional(),
+        })
+        .nullable()
+        .optional(),
+    })
+    .optional(),
 });
 
 type FileConfig = z.output<typeof FileSchema>;
@@ -133,6 +161,28 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
     tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    remediation: { llm: resolveLlm(env, file.remediation?.llm ?? null) },
+  };
+}
+
+/** HOOKSCOPE_LLM_* override config.json's remediation.llm field by field; a URL needs a model. */
+function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig | null {
+  const url = env.HOOKSCOPE_LLM_URL || file?.url;
+  if (!url) return null;
+  const fromEnv = Boolean(env.HOOKSCOPE_LLM_URL);
+  if (fromEnv && !/^https?:\/\/[^/]/.test(url)) {
+    throw new ValidationError(`HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`, { source: 'HOOKSCOPE_LLM_URL' });
+  }
+  const model = env.HOOKSCOPE_LLM_MODEL || file?.model;
+  if (!model) {
+    throw new ValidationError('HOOKSCOPE_LLM_MODEL: a model name is required when an LLM URL is set.', { source: 'HOOKSCOPE_LLM_MODEL' });
+  }
+  const apiKey = env.HOOKSCOPE_LLM_API_KEY || file?.apiKey;
+  return {
+    url,
+    model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(file?.timeoutMs !== undefined ? { timeoutMs: file.timeoutMs } : {}),
   };
 }
 

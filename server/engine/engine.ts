@@ -27,6 +27,20 @@ import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
+import { DiagnoseService } from '../diagnose/diagnose-service.ts';
+import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
+import { exportRoutes } from '../export/export-routes.ts';
+import { ExportService } from '../export/export-service.ts';
+import type { ReplayReader } from '../replay/replay-types.ts';
+import { shareMigrations } from '../share/share-migrations.ts';
+import { sharePageHandler } from '../share/share-page.ts';
+import { ShareRepository } from '../share/share-repository.ts';
+import { shareRoutes } from '../share/share-routes.ts';
+import { ShareService } from '../share/share-service.ts';
+import { remediationMigrations } from '../remediation/remediation-migrations.ts';
+import { RemediationRepository } from '../remediation/remediation-repository.ts';
+import { remediationRoutes } from '../remediation/remediation-routes.ts';
+import { RemediationService } from '../remediation/remediation-service.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -61,7 +75,13 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations];
+export const ALL_MIGRATIONS: Migration[] = [
+  ...accountsMigrations,
+  ...endpointsMigrations,
+  ...logsMigrations,
+  ...shareMigrations,
+  ...remediationMigrations,
+];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -106,6 +126,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
 
     const accounts = new AccountsService(new AccountsRepository(store), clock);
     const logs = new LogsService(new LogsRepository(store, config.retention), ids);
+    const shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random });
     const endpoints = new EndpointsService({
       repo: new EndpointsRepository(store),
       clock,
@@ -113,7 +134,27 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
-      onDelete: (accountId, endpointId) => logs.deleteForEndpoint(accountId, endpointId),
+      // `remediation` is built just below; onDelete only runs on a request, after start-up.
+      onDelete: async (accountId, endpointId) => {
+        await shares.deleteForEndpoint(accountId, endpointId);
+        await remediation.deleteForEndpoint(accountId, endpointId);
+        await logs.deleteForEndpoint(accountId, endpointId);
+      },
+    });
+    // wired to ReplayService at merge
+    const noReplays: ReplayReader = {
+      history: () => Promise.resolve([]),
+      stats: () => Promise.resolve({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
+    };
+    const remediation = new RemediationService({
+      repo: new RemediationRepository(store),
+      logs,
+      endpoints,
+      replays: noReplays,
+      clock,
+      maxBodyBytes: config.maxBodyBytes,
+      secretGraceMs: config.secretGraceMs,
+      llm: config.remediation.llm,
     });
     await accounts.init();
     await endpoints.init();
@@ -135,6 +176,10 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
       ...eventsRoutes(eventStreams),
+      ...shareRoutes(shares),
+      ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
+      ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays: noReplays, urls, clock })),
+      ...remediationRoutes(remediation),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
@@ -145,6 +190,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       receiverPort: config.receiverPort,
       apiApp,
       receiver: (req, res) => receiver.handle(req, res),
+      share: sharePageHandler(shares, onError),
     });
     cleanups.push(() => listeners.close());
     // Runs before the listeners close: open SSE streams would otherwise hold close() open.

@@ -69,3 +69,9 @@ export class StoreUnavailableError extends AppError {
     super(503, 'STORE_UNAVAILABLE', message);
   }
 }
+
+export class MethodNotAllowedError extends AppError {
+  constructor(message: string, readonly allow: string) {
+    super(405, 'METHOD_NOT_ALLOWED', message, { allow });
+  }
+}

@@ -50,6 +50,10 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
   const result = await spec.handler({ params, query, body, account, req, res });
   if (spec.stream) return;
   res.set('cache-control', 'no-store');
+  if (result.contentType !== undefined) {
+    res.status(result.status ?? 200).type(result.contentType).send(String(result.data));
+    return;
+  }
   if (spec.raw) {
     res.status(result.status ?? 200).json(result.data);
     return;

@@ -35,6 +35,7 @@ export class ListenError extends Error {
 }
 
 const isWebhook = (url: string | undefined): boolean => url !== undefined && url.startsWith('/webhook/');
+const isShare = (url: string | undefined): boolean => url !== undefined && url.startsWith('/share/');
 
 /**
  * Two listeners, one security boundary (DESIGN.md "Two listeners"):
@@ -50,13 +51,14 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       return;
     }
     if (isWebhook(req.url)) return o.receiver(req, res);
+    if (isShare(req.url) && o.share) return o.share(req, res);
     o.apiApp(req, res);
   });
 
   const receiver = createServer((req, res) => {
     const url = req.url ?? '/';
     if (isWebhook(url)) return o.receiver(req, res);
-    if (url.startsWith('/share/') && o.share) return o.share(req, res);
+    if (isShare(url) && o.share) return o.share(req, res);
     req.resume();
     if (url === '/healthz' || url.startsWith('/healthz?')) {
       sendJson(res, 200, { success: true, data: { status: 'ok' } });

@@ -30,7 +30,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): obje
       const schema = res.status < 400
         ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() })
         : ErrorEnvelope;
-      responses[String(res.status)] = { description: res.description, content: { 'application/json': { schema } } };
+      responses[String(res.status)] = {
+        description: res.description,
+        content: { 'application/json': { schema }, ...(res.text ? { 'text/plain': { schema: z.string() } } : {}) },
+      };
     }
     for (const [status, description] of Object.entries(COMMON_ERRORS)) {
       if (status === '401' && r.auth === false) continue;

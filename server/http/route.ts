@@ -11,6 +11,8 @@ export interface RouteResponse {
   data?: z.ZodType;
   /** A non-JSON success body (e.g. `text/event-stream`); `data` then describes the body itself. */
   contentType?: string;
+  /** The operation can also answer `text/plain` (a handler result with `contentType`). */
+  text?: boolean;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -26,6 +28,11 @@ export interface HandlerContext<P, Q, B> {
 export interface HandlerResult {
   status?: number;
   data: unknown;
+  /**
+   * Set for a non-JSON answer (e.g. `text/plain; charset=utf-8`): `data` is a
+   * string sent as is, without the envelope. Declare it with `text: true` on the response.
+   */
+  contentType?: string;
 }
 
 /**

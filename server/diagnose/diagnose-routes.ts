@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import { route, type RouteSpec } from '../http/route.ts';
+import { LogIdParams } from '../logs/logs-schemas.ts';
+import { DiagnoseQuery, DiagnosisSchema } from './diagnose-schemas.ts';
+import type { DiagnoseService } from './diagnose-service.ts';
+
+export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
+  return [
+    route<z.output<typeof LogIdParams>, z.output<typeof DiagnoseQuery>>({
+      method: 'get',
+      path: '/api/cli/diagnose/:logId',
+      summary:
+        'Diagnose a delivery: cURL and raw HTTP reconstruction, verification recomputed now, DNS/connect/HTTP checks of the target (or forward URL, or last replay target), recent replays',
+      tag: 'CLI',
+      params: LogIdParams,
+      query: DiagnoseQuery,
+      responses: [{ status: 200, description: 'The diagnosis', data: DiagnosisSchema }],
+      handler: async ({ account, params, query }) => ({ data: await diagnose.diagnose(account, params.logId, query.target) }),
+    }),
+  ];
+}

@@ -1,0 +1,17 @@
+import type { Migration } from '../store/store-types.ts';
+
+/** One stored analysis per log (refresh replaces it); endpoint_id lets an endpoint's deletion remove its analyses. */
+export const remediationMigrations: Migration[] = [
+  {
+    version: 40,
+    name: 'remediation_analyses',
+    sql: `CREATE TABLE remediation_analyses (
+            log_id TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            analysis TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+          );
+          CREATE INDEX remediation_by_endpoint ON remediation_analyses (account_id, endpoint_id);`,
+  },
+];

@@ -1,0 +1,91 @@
+import type { LogVerification } from '../logs/log-types.ts';
+import type { VerificationScheme } from '../receiver/verifiers/verifier-types.ts';
+import type { ReplayRecord } from '../replay/replay-types.ts';
+
+export type CauseCode =
+  | 'previous_secret'
+  | 'wrong_secret'
+  | 'encoding_mismatch'
+  | 'body_modified'
+  | 'timestamp_skew'
+  | 'wrong_provider'
+  | 'wrong_header_name'
+  | 'payload_too_large'
+  | 'target_unreachable'
+  | 'target_timeout'
+  | 'target_rejected_signature'
+  | 'target_error';
+
+/** A fact shown to the user: a sentence, or a labelled value (a header, a number of seconds...). */
+export type Evidence = string | { label: string; value: string };
+
+export interface Snippets {
+  node: string;
+  python: string;
+}
+
+/** What a rule proves (or, at lower confidence, suspects). */
+export interface Cause {
+  code: CauseCode;
+  title: string;
+  /** 0..1: ~0.95 when recomputed signatures prove it, lower when it is the best remaining explanation. */
+  confidence: number;
+  evidence: Evidence[];
+  steps: string[];
+  snippets: Snippets;
+}
+
+/** A cause as a rule returns it; the service attaches the endpoint's snippets. */
+export type RuleCause = Omit<Cause, 'snippets'>;
+
+export interface Analysis {
+  logId: string;
+  summary: string;
+  causes: Cause[];
+  engine: 'rules' | 'rules+llm';
+  /** The LLM's prose, when one is configured and answered. */
+  explanation?: string;
+  /** Why the configured LLM added nothing (the rules' analysis stands). */
+  llmError?: string;
+  createdAt: string;
+  cached: boolean;
+}
+
+/** Everything a rule may look at; plain data so rules are pure and tested without an engine. */
+export interface RuleContext {
+  log: {
+    id: string;
+    endpointId: string;
+    method: string;
+    /** Milliseconds since the epoch. */
+    receivedAt: number;
+    status: 'success' | 'failed';
+    verification: LogVerification;
+    /** Lower-case names; repeated headers as arrays. */
+    headers: Record<string, string | string[]>;
+    /** The stored bytes (the first bytes only when `truncated`). */
+    body: Buffer;
+    truncated: boolean;
+    /** Bytes the sender sent or declared. */
+    size: number;
+  };
+  endpoint: {
+    id: string;
+    scheme: VerificationScheme;
+    /** The current secret (kind `current`); empty for unsigned endpoints. */
+    secrets: { value: string; kind: 'current' | 'previous' }[];
+    /** The secret a regenerate replaced, kept after its grace so an old sender can be recognised. */
+    previous: { value: string; replacedAt: number | null; expiredAt: number } | null;
+    signatureHeader: string | null;
+    toleranceSeconds: number | null;
+  };
+  /** Newest first. */
+  replays: ReplayRecord[];
+  limits: { maxBodyBytes: number };
+  now: number;
+}
+
+export type Rule = (ctx: RuleContext) => RuleCause[];
+
+/** A rule that only speaks when the others found nothing of a kind (wrong_secret). */
+export type FallbackRule = (ctx: RuleContext, found: readonly RuleCause[]) => RuleCause[];

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { headerText } from '../export/request-parts.ts';
+import type { LogDetail } from '../logs/log-types.ts';
+import type { OpenedShare } from './share-service.ts';
+
+/** Every value that reaches the page goes through this: text and attribute safe. */
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:24px;max-width:1100px;color:#1d2330;background:#f7f8fa}
+@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#161a22}table,pre{background:#1f2430!important}th,td{border-color:#333a48!important}}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 8px}.meta{color:#6b7385}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600}.ok{background:#d7f5e1;color:#11622f}.bad{background:#fde0e0;color:#8a1c1c}.skip{background:#e7e9ee;color:#3b4252}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid #e3e6ec;font-family:ui-monospace,monospace;word-break:break-all}
+th{width:28%;font-weight:600}pre{background:#fff;padding:12px;overflow:auto;white-space:pre-wrap;word-break:break-all;font-family:ui-monospace,monospace}`;
+
+/** The page runs no script and loads nothing: the CSP allows only this one style block, by hash. */
+export const SHARE_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src '${'sha256-' + createHash('sha256').update(STYLE).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function page(title: string, inner: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body>${inner}</body></html>
+`;
+}
+
+const rows = (pairs: [string, string][]): string =>
+  pairs.length === 0
+    ? '<p class="meta">None.</p>'
+    : `<table>${pairs.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
+
+function queryPairs(q: LogDetail['query']): [string, string][] {
+  return Object.entries(q).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one): [string, string] => [k, one]));
+}
+
+function bodyBlock(d: LogDetail): string {
+  if (d.body === '') return '<p class="meta">No body.</p>';
+  if (d.bodyEncoding === 'base64') {
+    return `<p class="meta">Binary body (${d.storedSize} bytes), shown as base64.</p><pre>${escapeHtml(d.body)}</pre>`;
+  }
+  let shown = d.body;
+  const looksJson = /json/i.test(d.contentType ?? '') || /^\s*[[{]/.test(d.body);
+  if (looksJson) {
+    try {
+      shown = JSON.stringify(JSON.parse(d.body), null, 2);
+    } catch {
+      // Not JSON after all: show it as received.
+    }
+  }
+  return `<pre>${escapeHtml(shown)}</pre>`;
+}
+
+function verdict(v: LogDetail['verification']): string {
+  const cls = v.result === 'valid' ? 'ok' : v.result === 'invalid' ? 'bad' : 'skip';
+  const why = v.result === 'invalid' ? ` (${v.reason ?? 'invalid'}${v.detail ? `: ${v.detail}` : ''})` : '';
+  return `<span class="badge ${cls}">${escapeHtml(v.result)}</span> ${escapeHtml(v.scheme)}${escapeHtml(why)}`;
+}
+
+/** The read-only page of a shared delivery. */
+export function renderSharePage(s: OpenedShare): string {
+  const d = s.log;
+  const truncated = d.truncated ? `<p class="meta">Only the first ${d.storedSize} of ${d.size} bytes were kept (over the size limit).</p>` : '';
+  const inner = `<h1>${escapeHtml(d.method)} ${escapeHtml(d.path)}</h1>
+<p class="meta">Received ${escapeHtml(d.receivedAt)} &middot; ${d.size} bytes &middot; link expires ${escapeHtml(s.expiresAt)}${
+    s.redacted ? ' &middot; credentials and signatures redacted' : ''
+  }</p>
+<h2>Verification</h2><p>${verdict(d.verification)}</p>
+<h2>Query</h2>${rows(queryPairs(d.query))}
+<h2>Headers</h2>${rows(d.rawHeaders.map(([n, v]): [string, string] => [n, headerText(v)]))}
+<h2>Body${d.contentType ? ` <span class="meta">${escapeHtml(d.contentType)}</span>` : ''}</h2>${truncated}${bodyBlock(d)}
+<p class="meta">Shared from Hookscope; read-only.</p>`;
+  return page(`${d.method} ${d.path} - shared webhook`, inner);
+}
+
+export function renderErrorPage(status: number, message: string): string {
+  const title = status === 410 ? 'Share link expired' : status === 405 ? 'Method not allowed' : 'Share link not found';
+  return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
+}

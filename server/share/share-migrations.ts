@@ -1,0 +1,24 @@
+import type { Migration } from '../store/store-types.ts';
+
+/**
+ * Share links. Only the SHA-256 of a token is kept (token_hash): the database
+ * and journal never hold a working link. One live link per log (the unique
+ * index); a new one replaces the row.
+ */
+export const shareMigrations: Migration[] = [
+  {
+    version: 20,
+    name: 'shares',
+    sql: `CREATE TABLE shares (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL,
+            log_id TEXT NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            redact INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+          );
+          CREATE UNIQUE INDEX shares_by_log ON shares (account_id, log_id);
+          CREATE INDEX shares_by_endpoint ON shares (account_id, endpoint_id);`,
+  },
+];

@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MethodNotAllowedError } from '../errors/app-errors.ts';
+import { mapError } from '../http/envelope.ts';
+import type { RawHandler } from '../http/listeners.ts';
+import { renderErrorPage, renderSharePage, SHARE_PAGE_CSP } from './share-html.ts';
+import type { OpenedShare, ShareService } from './share-service.ts';
+
+const SECURITY_HEADERS = {
+  'content-security-policy': SHARE_PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+};
+
+/** JSON when the client asks for it and does not ask for HTML (a browser's Accept names text/html). */
+function wantsJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+  const payload = Buffer.from(body, 'utf8');
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': payload.length, vary: 'Accept', ...extra });
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+/**
+ * `GET|HEAD /share/<token>` on both listeners: the read-only page, or the log
+ * detail as JSON. Plain node:http like the receiver, since it is served on the
+ * public listener where Express does not run.
+ */
+export function sharePageHandler(shares: ShareService, onError: (err: unknown) => void): RawHandler {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    req.resume();
+    const json = wantsJson(req);
+    const fail = (err: unknown): void => {
+      const mapped = mapError(err);
+      if (mapped.status >= 500) onError(err);
+      const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
+      if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
+      else send(req, res, mapped.status, 'text/html; charset=utf-8', renderErrorPage(mapped.status, mapped.body.error.message), extra);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      fail(new MethodNotAllowedError('Share links are read-only: use GET or HEAD.', 'GET, HEAD'));
+      return;
+    }
+    const path = (req.url ?? '').split('?')[0]!;
+    const token = path.slice('/share/'.length);
+    shares
+      .open(token)
+      .then((opened: OpenedShare) => {
+        if (json) {
+          const data = { ...opened.log, share: { expiresAt: opened.expiresAt, redacted: opened.redacted } };
+          send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ success: true, data }));
+        } else {
+          send(req, res, 200, 'text/html; charset=utf-8', renderSharePage(opened));
+        }
+      })
+      .catch(fail);
+  };
+}

@@ -1,0 +1,91 @@
+import type { AccountContext } from '../auth/account-context.ts';
+import { GoneError, NotFoundError } from '../errors/app-errors.ts';
+import type { LogDetail } from '../logs/log-types.ts';
+import type { LogsService } from '../logs/logs-service.ts';
+import type { BaseUrls } from '../support/base-urls.ts';
+import { isoTime, type Clock } from '../support/clock.ts';
+import type { Random } from '../support/random.ts';
+import { redactDetail } from './redaction.ts';
+import type { ShareRepository } from './share-repository.ts';
+import { hashShareToken, isShareTokenShape, newShareToken } from './share-token.ts';
+import type { CreateShareInput, ShareRecord, ShareView } from './share-types.ts';
+
+export interface ShareServiceDeps {
+  repo: ShareRepository;
+  /** Logs are read through their service (never their tables): a deleted or evicted log ends its link. */
+  logs: Pick<LogsService, 'get'>;
+  urls: BaseUrls;
+  clock: Clock;
+  random: Random;
+}
+
+/** A shared log as its page shows it. */
+export interface OpenedShare {
+  log: LogDetail;
+  expiresAt: string;
+  redacted: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+const notFound = (): NotFoundError => new NotFoundError('This share link does not exist or was revoked.', 'SHARE_NOT_FOUND');
+
+export class ShareService {
+  constructor(private readonly deps: ShareServiceDeps) {}
+
+  /** Creates the log's link, replacing any earlier one (which then answers 404). */
+  async create(account: AccountContext, logId: string, input: CreateShareInput): Promise<ShareView> {
+    const log = await this.deps.logs.get(account, logId); // 404 for a missing or another account's log
+    const token = newShareToken(this.deps.random);
+    const now = this.deps.clock.now();
+    const record: ShareRecord = {
+      tokenHash: hashShareToken(token),
+      accountId: account.id,
+      logId: log.id,
+      endpointId: log.endpointId,
+      redact: input.redact,
+      createdAt: now,
+      expiresAt: now + Math.round(input.expiresInHours * HOUR_MS),
+    };
+    await this.deps.repo.replace(record);
+    // Public while the tunnel is online; otherwise the receiver on this machine.
+    const base = this.deps.urls.publicBase ?? this.deps.urls.receiver;
+    return {
+      logId: log.id,
+      url: `${base}/share/${token}`,
+      expiresAt: isoTime(record.expiresAt),
+      expiresInHours: input.expiresInHours,
+      redacted: input.redact,
+      localOnly: this.deps.urls.publicBase === null,
+      createdAt: isoTime(now),
+    };
+  }
+
+  async revoke(account: AccountContext, logId: string): Promise<{ logId: string; revoked: true }> {
+    const existing = await this.deps.repo.findForLog(account.id, logId);
+    if (!existing) throw new NotFoundError(`Log ${logId} has no share link.`, 'SHARE_NOT_FOUND');
+    await this.deps.repo.deleteForLog(account.id, logId);
+    return { logId, revoked: true };
+  }
+
+  /** What a link shows: 404 when unknown, revoked or the log is gone; 410 once expired. */
+  async open(token: string): Promise<OpenedShare> {
+    if (!isShareTokenShape(token)) throw notFound();
+    const share = await this.deps.repo.findByHash(hashShareToken(token));
+    if (!share) throw notFound();
+    if (this.deps.clock.now() >= share.expiresAt) {
+      throw new GoneError(`This share link expired at ${isoTime(share.expiresAt)}.`, 'SHARE_EXPIRED');
+    }
+    let log: LogDetail;
+    try {
+      log = await this.deps.logs.get({ id: share.accountId, name: '' }, share.logId);
+    } catch (e) {
+      if (e instanceof NotFoundError) throw notFound();
+      throw e;
+    }
+    return { log: share.redact ? redactDetail(log) : log, expiresAt: isoTime(share.expiresAt), redacted: share.redact };
+  }
+
+  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
+    await this.deps.repo.deleteForEndpoint(accountId, endpointId);
+  }
+}

@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../server/support/clock.ts';
+import { rawRequest } from '../helpers/raw-request.ts';
+import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
+
+const HOUR = 3_600_000;
+
+/** Every byte the store keeps on disk (snapshot and journals). */
+async function storeBytes(dataDir: string): Promise<Buffer> {
+  const dir = join(dataDir, 'store');
+  const files = await readdir(dir);
+  return Buffer.concat(await Promise.all(files.map((f) => readFile(join(dir, f)))));
+}
+
+const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/share/') + '/share/'.length);
+
+describe('sharing', () => {
+  const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
+  let t: TestEngine;
+  let ep: string;
+  let other: string;
+  let logId: string;
+  let xssLogId: string;
+
+  const deliverJson = async (body: string, headers: Record<string, string> = {}): Promise<string> => {
+    const r = await t.deliver(`/webhook/${ep}/hooks?order=7`, { body, headers: { 'content-type': 'application/json', ...headers } });
+    assert.equal(r.status, 200);
+    return r.body.data.id as string;
+  };
+  const share = (id: string, body?: unknown, token?: string) => t.api('POST', `/api/webhooks/${id}/share`, { body, token });
+  const get = (url: string, accept = 'text/html') => rawRequest(url, { method: 'GET', headers: [['Accept', accept]] });
+
+  before(async () => {
+    t = await startTestEngine({}, { clock });
+    ep = await t.endpoint({ name: 'shop', validationType: 'none' });
+    other = await t.engine.issueToken('teammate');
+    logId = await deliverJson('{"id":"evt_1","amount":1200}', {
+      authorization: 'Bearer sk_live_abc',
+      cookie: 'session=s3cr3t',
+      'x-api-key': 'key-123',
+      'stripe-signature': 't=1,v1=deadbeef',
+      'x-trace': 'visible-trace',
+    });
+    xssLogId = await deliverJson('<script>alert(1)</script>', { 'x-evil': `"<>&'` });
+  });
+  after(() => t.stop());
+
+  test('creates a link (201) on the receiver, local-only without a tunnel, and serves HTML there and on the API listener', async () => {
+    const r = await share(logId, { expiresInHours: 2 });
+    assert.equal(r.status, 201);
+    const d = r.body.data;
+    assert.equal(d.expiresInHours, 2);
+    assert.equal(d.redacted, true);
+    assert.equal(d.localOnly, true);
+    assert.equal(d.expiresAt, new Date(clock.now() + 2 * HOUR).toISOString());
+    assert.ok(d.url.startsWith(`${t.engine.receiverUrl}/share/`), d.url);
+    assert.match(tokenOf(d.url), /^[A-Za-z0-9_-]{43}$/);
+
+    for (const url of [d.url, `${t.engine.apiUrl}/share/${tokenOf(d.url)}`]) {
+      const page = await get(url);
+      assert.equal(page.status, 200, url);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.equal(page.headers['x-content-type-options'], 'nosniff');
+      assert.equal(page.headers['referrer-policy'], 'no-referrer');
+      const csp = String(page.headers['content-security-policy']);
+      assert.match(csp, /default-src 'none'/);
+      assert.doesNotMatch(csp, /script-src|unsafe-inline/);
+      const html = page.body.toString('utf8');
+      assert.ok(html.includes('POST'));
+      assert.ok(html.includes('/hooks'));
+      assert.ok(html.includes('visible-trace'));
+      assert.ok(html.includes('&quot;amount&quot;: 1200'), 'JSON body pretty-printed and escaped');
+      assert.ok(html.includes('order') && html.includes('7'), 'query shown');
+      assert.ok(html.includes('skipped'), 'verification verdict');
+      assert.ok(html.includes(d.expiresAt), 'expiry shown');
+    }
+  });
+
+  test('serves the redacted log detail as JSON with Accept: application/json, on both listeners', async () => {
+    const d = (await share(logId)).body.data;
+    for (const url of [d.url, `${t.engine.apiUrl}/share/${tokenOf(d.url)}`]) {
+      const r = await get(url, 'application/json');
+      assert.equal(r.status, 200);
+      const log = r.json().data;
+      assert.equal(log.id, logId);
+      assert.equal(log.body, '{"id":"evt_1","amount":1200}');
+      assert.equal(log.headers.authorization, '[redacted]');
+      assert.equal(log.headers.cookie, '[redacted]');
+      assert.equal(log.headers['x-api-key'], '[redacted]');
+      assert.equal(log.headers['stripe-signature'], '[redacted]');
+      assert.equal(log.headers['x-trace'], 'visible-trace');
+      const raw = Object.fromEntries(log.rawHeaders);
+      assert.equal(raw.authorization ?? raw.Authorization, '[redacted]');
+      assert.equal(raw['stripe-signature'] ?? raw['Stripe-Signature'], '[redacted]');
+      assert.equal(log.share.redacted, true);
+      assert.equal(log.share.expiresAt, d.expiresAt);
+      const text = r.body.toString('utf8');
+      for (const secret of ['sk_live_abc', 's3cr3t', 'key-123', 'deadbeef']) assert.ok(!text.includes(secret), secret);
+    }
+  });
+
+  test('redact: false shows every header', async () => {
+    const d = (await share(logId, { redact: false })).body.data;
+    assert.equal(d.redacted, false);
+    const log = (await get(d.url, 'application/json')).json().data;
+    assert.equal(log.headers.authorization, 'Bearer sk_live_abc');
+    assert.equal(log.headers.cookie, 'session=s3cr3t');
+    assert.equal(log.headers['x-api-key'], 'key-123');
+    assert.equal(log.headers['stripe-signature'], 't=1,v1=deadbeef');
+    const html = (await get(d.url)).body.toString('utf8');
+    assert.ok(html.includes('sk_live_abc'));
+  });
+
+  test('escapes the body and header values in the HTML', async () => {
+    const d = (await share(xssLogId)).body.data;
+    const html = (await get(d.url)).body.toString('utf8');
+    assert.ok(!html.includes('<script>'), 'no raw <script> anywhere');
+    assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    assert.ok(html.includes('&quot;&lt;&gt;&amp;&#39;'), 'header value escaped');
+    assert.ok(!html.includes(`"<>&'`));
+  });
+
+  test('a second POST replaces the link: the old token answers 404, the new one works', async () => {
+    const first = (await share(logId)).body.data;
+    assert.equal((await get(first.url)).status, 200);
+    const second = (await share(logId)).body.data;
+    assert.notEqual(second.url, first.url);
+    const old = await get(first.url, 'application/json');
+    assert.equal(old.status, 404);
+    assert.equal(old.json().error.code, 'SHARE_NOT_FOUND');
+    assert.equal((await get(second.url)).status, 200);
+  });
+
+  test('revoke answers 200, then the link is 404, and a second revoke is 404', async () => {
+    const d = (await share(logId)).body.data;
+    const r = await t.api('DELETE', `/api/webhooks/${logId}/share`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.data, { logId, revoked: true });
+    const page = await get(d.url);
+    assert.equal(page.status, 404);
+    assert.match(page.body.toString('utf8'), /not found/i);
+    const again = await t.api('DELETE', `/api/webhooks/${logId}/share`);
+    assert.equal(again.status, 404);
+    assert.equal(again.body.error.code, 'SHARE_NOT_FOUND');
+  });
+
+  test('expires exactly at expiresAt with 410 SHARE_EXPIRED', async () => {
+    const d = (await share(logId, { expiresInHours: 1 })).body.data;
+    clock.advance(HOUR - 1);
+    assert.equal((await get(d.url)).status, 200);
+    clock.advance(1);
+    const json = await get(d.url, 'application/json');
+    assert.equal(json.status, 410);
+    assert.equal(json.json().error.code, 'SHARE_EXPIRED');
+    const html = await get(d.url);
+    assert.equal(html.status, 410);
+    assert.match(html.body.toString('utf8'), /expired/i);
+  });
+
+  test('bad expiresInHours or redact is 400 naming the field', async () => {
+    for (const value of [0, -1, 721, 'x', null, '24']) {
+      const r = await share(logId, { expiresInHours: value });
+      assert.equal(r.status, 400, JSON.stringify(value));
+      assert.ok(r.body.error.message.includes('expiresInHours'), r.body.error.message);
+      assert.equal(r.body.error.details.issues[0].field, 'expiresInHours');
+    }
+    const r = await share(logId, { redact: 'yes' });
+    assert.equal(r.status, 400);
+    assert.ok(r.body.error.message.includes('redact'));
+    assert.equal((await share(logId, { expiresInHours: 720 })).status, 201, '720 is allowed');
+    assert.equal((await share(logId, { expiresInHours: 0.5 })).status, 201, 'fractions are allowed');
+  });
+
+  test('only GET and HEAD; unknown and malformed tokens are 404', async () => {
+    const d = (await share(logId)).body.data;
+    const post = await rawRequest(d.url, { method: 'POST', body: '{}' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.allow, 'GET, HEAD');
+    const head = await rawRequest(d.url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    assert.equal((await get(`${t.engine.receiverUrl}/share/${'A'.repeat(43)}`)).status, 404);
+    assert.equal((await get(`${t.engine.receiverUrl}/share/short`)).status, 404);
+    assert.equal((await get(`${d.url}/extra`)).status, 404);
+  });
+
+  test('another account can neither share nor revoke the log (404)', async () => {
+    await share(logId);
+    const s = await share(logId, {}, other);
+    assert.equal(s.status, 404);
+    const del = await t.api('DELETE', `/api/webhooks/${logId}/share`, { token: other });
+    assert.equal(del.status, 404);
+    assert.equal((await share('log_missing')).status, 404);
+  });
+
+  test('the token is stored only as a hash (journal and snapshot bytes)', async () => {
+    const d = (await share(logId)).body.data;
+    const token = tokenOf(d.url);
+    const hash = createHash('sha256').update(token).digest('hex');
+    const journaled = await storeBytes(t.dataDir);
+    assert.ok(journaled.includes(hash), 'the hash is what was written (so the bytes read are the right ones)');
+    assert.ok(!journaled.includes(token), 'not in the journal');
+    await t.engine.checkpoint();
+    const snapshot = await storeBytes(t.dataDir);
+    assert.ok(snapshot.includes(hash));
+    assert.ok(!snapshot.includes(token), 'not in the snapshot');
+    assert.equal((await get(d.url)).status, 200, 'and it still works');
+  });
+
+  test('deleting the endpoint makes its shares 404', async () => {
+    const ep2 = await t.endpoint({ name: 'temp', validationType: 'none' });
+    const id = (await t.deliver(`/webhook/${ep2}`, { body: 'x' })).body.data.id;
+    const d = (await share(id)).body.data;
+    assert.equal((await get(d.url)).status, 200);
+    assert.equal((await t.api('DELETE', `/api/endpoints/${ep2}`)).status, 200);
+    assert.equal((await get(d.url)).status, 404);
+  });
+});
+
+describe('sharing with a tunnel and retention', () => {
+  let t: TestEngine;
+  before(async () => {
+    t = await startTestEngine({ publicBaseUrl: 'https://hooks.example.test', retention: { maxLogsPerAccount: 1, maxBodyBytesTotal: 1 << 30 } });
+  });
+  after(() => t.stop());
+
+  test('the link uses the public base while the tunnel is online, and a log evicted by retention makes it 404', async () => {
+    const ep = await t.endpoint({ name: 'a', validationType: 'none' });
+    const first = (await t.deliver(`/webhook/${ep}`, { body: 'one' })).body.data.id;
+    const d = (await t.api('POST', `/api/webhooks/${first}/share`)).body.data;
+    assert.equal(d.localOnly, false);
+    assert.ok(d.url.startsWith('https://hooks.example.test/share/'), d.url);
+    const local = `${t.engine.receiverUrl}/share/${tokenOf(d.url)}`;
+    assert.equal((await rawRequest(local, { method: 'GET' })).status, 200);
+    await t.deliver(`/webhook/${ep}`, { body: 'two' }); // evicts the first log
+    assert.equal((await rawRequest(local, { method: 'GET' })).status, 404);
+  });
+});
