@@ -102,6 +102,25 @@ export class ApiClient {
     throw new ApiError(res.status, 'UNEXPECTED_RESPONSE', `The engine answered ${res.status} without the success envelope.`);
   }
 
+  /**
+   * A GET whose success answer is plain text (e.g. `explain?format=text`);
+   * errors still arrive as the JSON envelope.
+   */
+  async getText(path: string, query?: Record<string, QueryValue>): Promise<string> {
+    const res = await this.fetch(this.url(path, query), {
+      headers: { authorization: `Bearer ${this.token}`, accept: 'text/plain, application/json' },
+    });
+    const text = await res.text();
+    if (res.ok) return text;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    throw toApiError(res.status, parsed);
+  }
+
   /** Opens `GET /api/events` (fetch, so the Authorization header is sent); the caller reads the body. */
   async openEvents(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };

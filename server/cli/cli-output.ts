@@ -3,8 +3,8 @@ export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
-  /** Raw stdout, no newline added (exact bodies); falls back to `out`. */
-  write?: (chunk: string) => void;
+  /** Raw stdout, no newline added (exact bodies and exported files); commands fall back to `out`. */
+  write?: (chunk: string | Uint8Array) => void;
   /** Whether stdout is a terminal (colour and decoration only then). */
   isTTY?: boolean;
 }

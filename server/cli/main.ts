@@ -5,9 +5,13 @@ import { readVersion } from '../engine/version.ts';
 import { ListenError } from '../http/listeners.ts';
 import { ApiError, EngineNotRunningError } from './api-client.ts';
 import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';
+import { registerDiagnose } from './commands/diagnose.ts';
 import { registerEndpoints } from './commands/endpoints.ts';
+import { registerExplain } from './commands/explain.ts';
+import { registerExport } from './commands/export.ts';
 import { registerLogs } from './commands/logs.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTail } from './commands/tail.ts';
 import { registerToken } from './commands/token.ts';
@@ -30,6 +34,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);
+  registerShare(program, io, run);
+  registerExport(program, io, run);
+  registerDiagnose(program, io, run);
+  registerExplain(program, io, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import type { Diagnosis, ProbeStep } from '../../diagnose/diagnose-types.ts';
+import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { parseUrlFlag } from '../parse-flags.ts';
+import { colorsFor, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
+
+interface DiagnoseOptions extends ClientOptions {
+  target?: string;
+}
+
+export function registerDiagnose(program: Command, io: CliIO, run: RunAction): void {
+  withClientOptions(
+    program
+      .command('diagnose')
+      .description('Check a delivery end to end: verification now, the destination (DNS, connect, HTTP), recent replays, a cURL to resend it')
+      .argument('<logId>', 'log id (log_...)')
+      .option('--target <url>', 'destination to check (default: the forward URL, else the last replay target)'),
+  ).action((logId: string, opts: DiagnoseOptions) => run(() => diagnose(logId, opts, io)));
+}
+
+async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promise<number> {
+  const target = opts.target === undefined ? undefined : parseUrlFlag(opts.target, '--target');
+  const api = await connect(opts, io);
+  const d = await api.get<Diagnosis>(`/api/cli/diagnose/${encodeURIComponent(logId)}`, { target });
+  if (opts.json) {
+    printJson(io, d);
+    return EXIT.ok;
+  }
+  const c = colorsFor(io);
+  const l = d.log;
+  io.out(c.bold('Delivery'));
+  io.out(
+    renderTable(
+      null,
+      [
+        ['id', l.id],
+        ['endpoint', l.endpointId],
+        ['received', formatDateTime(l.receivedAt)],
+        ['request', `${l.method} ${l.path}`],
+        ['status', statusText(l.status, c)],
+      ],
+      c,
+    ),
+  );
+
+  io.out('');
+  io.out(c.bold('Verification'));
+  const stored = d.verification.stored;
+  const rows = [['when it arrived', verdict(stored.result, stored.reason, stored.detail, c)]];
+  const now = d.verification.now;
+  rows.push(['now', now ? verdict(now.result, now.reason, now.detail, c) + (now.matchedSecret === 'previous' ? c.yellow(' (matches the PREVIOUS secret)') : '') : c.dim('endpoint deleted: cannot recompute')]);
+  io.out(renderTable(null, rows, c));
+
+  io.out('');
+  io.out(c.bold('Destination'));
+  if (!d.destination) {
+    io.out(c.dim('No destination to check: pass --target URL, or set a forward URL on the endpoint, or replay it once.'));
+  } else {
+    const dest = d.destination;
+    io.out(`${dest.url} ${c.dim(`(from ${dest.source === 'query' ? '--target' : dest.source === 'forward' ? 'the forward URL' : 'the last replay'})`)}`);
+    const httpNote = dest.http.status !== null ? `HTTP ${dest.http.status} to ${dest.http.method ?? 'HEAD'}` : '';
+    io.out(
+      renderTable(
+        ['CHECK', 'RESULT', 'TIME', 'DETAIL'],
+        [
+          ['dns', ...step(dest.dns, c, dest.dns.addresses.join(', '))],
+          ['connect', ...step(dest.connect, c, '')],
+          ['http', ...step(dest.http, c, httpNote)],
+        ],
+        c,
+      ),
+    );
+  }
+
+  io.out('');
+  io.out(c.bold('Recent replays'));
+  if (d.recentReplays.length === 0) io.out(c.dim('None yet.'));
+  else
+    io.out(
+      renderTable(
+        ['TIME', 'ID', 'TRIGGER', 'TARGET', 'STATUS', 'MS', 'ERROR'],
+        d.recentReplays.map((r) => [
+          formatDateTime(r.createdAt),
+          r.id,
+          r.trigger,
+          r.targetUrl,
+          r.status === null ? c.red('-') : r.status < 400 ? c.green(String(r.status)) : c.red(String(r.status)),
+          String(r.responseTime),
+          r.error ? `${r.error.code}: ${r.error.message}` : '',
+        ]),
+        c,
+      ),
+    );
+
+  io.out('');
+  io.out(c.bold('Resend it with cURL'));
+  io.out(d.reconstruction.curl.trimEnd());
+  return EXIT.ok;
+}
+
+function verdict(result: string, reason: string | null, detail: string | null, c: Colors): string {
+  if (result === 'valid') return c.green('valid');
+  if (result === 'skipped') return c.dim('skipped (no signature check)');
+  return `${c.red('invalid')} (${reason ?? 'unknown'})${detail ? `: ${detail}` : ''}`;
+}
+
+function step(s: ProbeStep, c: Colors, ok: string): string[] {
+  return [s.ok ? c.green('ok') : s.ms === null ? c.dim('skipped') : c.red('failed'), s.ms === null ? '-' : `${s.ms} ms`, s.ok ? ok : (s.error ?? '')];
+}

@@ -1,0 +1,55 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { EXPORT_FORMATS, type ExportResult } from '../../export/export-types.ts';
+import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
+import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
+import { parseChoice, parseUrlFlag } from '../parse-flags.ts';
+import { printJson } from '../render.ts';
+
+interface ExportOptions extends ClientOptions {
+  format?: string;
+  out?: string;
+  redact?: boolean;
+  target?: string;
+}
+
+export function registerExport(program: Command, io: CliIO, run: RunAction): void {
+  withClientOptions(
+    program
+      .command('export')
+      .description('Export a delivery as a cURL command, raw HTTP, JSON or HAR, to stdout or a file')
+      .argument('<logId>', 'log id (log_...)')
+      .option('--format <format>', `one of: ${EXPORT_FORMATS.join(', ')} (required)`)
+      .option('--out <file>', 'write the file here instead of stdout')
+      .option('--redact', 'hide credential and signature header values')
+      .option('--target <url>', 'the URL written into curl and http (default: the local receiver URL)'),
+  ).action((logId: string, opts: ExportOptions) => run(() => exportLog(logId, opts, io)));
+}
+
+async function exportLog(logId: string, opts: ExportOptions, io: CliIO): Promise<number> {
+  if (opts.format === undefined) throw new UsageError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}.`);
+  const format = parseChoice(opts.format, '--format', EXPORT_FORMATS);
+  const target = opts.target === undefined ? undefined : parseUrlFlag(opts.target, '--target');
+  const api = await connect(opts, io);
+  const file = await api.get<ExportResult>(`/api/webhooks/logs/${encodeURIComponent(logId)}/export`, {
+    format,
+    redact: opts.redact === true ? 'true' : undefined,
+    target,
+  });
+  if (opts.json) {
+    printJson(io, file);
+    return EXIT.ok;
+  }
+  // base64 only when the file's bytes are not text (an http export of a binary body).
+  const bytes = file.contentEncoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
+  if (opts.out !== undefined) {
+    const path = resolve(opts.out);
+    await writeFile(path, bytes);
+    io.err(`Wrote ${path} (${file.format}, ${bytes.length} bytes; suggested name ${file.filename}).`);
+    return EXIT.ok;
+  }
+  if (io.write) io.write(bytes);
+  else io.out(file.content);
+  return EXIT.ok;
+}
