@@ -18,6 +18,8 @@ export interface EngineConfig {
   tokenTtlMs: number;
   /** Set by the tunnel while it is online. */
   publicBaseUrl: string | null;
+  /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
+  forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
 }
 
 const MiB = 1024 * 1024;
@@ -33,6 +35,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   secretGraceMs: 24 * 3_600_000,
   tokenTtlMs: 30 * 86_400_000,
   publicBaseUrl: null,
+  forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
 };
 
 export const CONFIG_DOC = [
@@ -44,6 +47,9 @@ export const CONFIG_DOC = [
   { key: 'durability.sync', env: 'HOOKSCOPE_SYNC', flag: null, default: 'interval', description: 'journal fdatasync policy: interval or strict' },
   { key: 'secretGraceMs', env: 'HOOKSCOPE_SECRET_GRACE', flag: null, default: '24h', description: 'validity of a regenerated secret\'s predecessor' },
   { key: 'tokenTtlMs', env: 'HOOKSCOPE_TOKEN_TTL', flag: '--ttl', default: '30d', description: 'lifetime of tokens from `hookscope token`' },
+  { key: 'forward.initialBackoffMs', env: null, flag: null, default: '1s', description: 'first retry delay of the forward queue (doubles per failure)' },
+  { key: 'forward.maxBackoffMs', env: null, flag: null, default: '60s', description: 'longest retry delay of the forward queue' },
+  { key: 'forward.timeoutMs', env: null, flag: null, default: '30s', description: 'time a forward target has to answer one attempt' },
 ] as const;
 
 const port = z.number().int().min(0).max(65535);
@@ -73,6 +79,9 @@ const FileSchema = z.strictObject({
     .optional(),
   secretGraceMs: duration.optional(),
   tokenTtlMs: duration.optional(),
+  forward: z
+    .strictObject({ initialBackoffMs: duration.optional(), maxBackoffMs: duration.optional(), timeoutMs: duration.optional() })
+    .optional(),
 });
 
 type FileConfig = z.output<typeof FileSchema>;
@@ -130,6 +139,11 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
     tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    forward: {
+      initialBackoffMs: file.forward?.initialBackoffMs ?? d.forward.initialBackoffMs,
+      maxBackoffMs: file.forward?.maxBackoffMs ?? d.forward.maxBackoffMs,
+      timeoutMs: file.forward?.timeoutMs ?? d.forward.timeoutMs,
+    },
   };
 }
 

@@ -24,6 +24,12 @@ import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
+import { ForwardQueueRepository } from '../replay/forward-queue-repository.ts';
+import { Forwarder } from '../replay/forwarder.ts';
+import { replayMigrations } from '../replay/replay-migrations.ts';
+import { ReplayRepository } from '../replay/replay-repository.ts';
+import { replayRoutes } from '../replay/replay-routes.ts';
+import { ReplayService } from '../replay/replay-service.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -58,7 +64,7 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations];
+export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations, ...replayMigrations];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -103,33 +109,43 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
 
     const accounts = new AccountsService(new AccountsRepository(store), clock);
     const logs = new LogsService(new LogsRepository(store, config.retention), ids);
-    const endpoints = new EndpointsService({
+    const events = new EventBus({ now: () => clock.now() });
+    const endpoints: EndpointsService = new EndpointsService({
       repo: new EndpointsRepository(store),
       clock,
       random,
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
-      onDelete: (accountId, endpointId) => logs.deleteForEndpoint(accountId, endpointId),
+      onDelete: async (accountId, endpointId) => {
+        await replays.deleteForEndpoint(accountId, endpointId);
+        await logs.deleteForEndpoint(accountId, endpointId);
+      },
+      onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
     });
+    const forwardQueue = new ForwardQueueRepository(store);
+    const replays: ReplayService = new ReplayService({ repo: new ReplayRepository(store), queue: forwardQueue, logs, endpoints, clock, ids, events });
+    const forwarder: Forwarder = new Forwarder({ queue: forwardQueue, replays, endpoints, events, clock, random, ids, policy: config.forward, onError });
+    cleanups.push(() => forwarder.stop());
     await accounts.init();
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
+    await forwarder.start();
 
-    const events = new EventBus({ now: () => clock.now() });
     const receiver = new Receiver({
       endpoints,
       logs,
       clock,
       limits: receiverLimits(config.maxBodyBytes),
       onError,
-      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }],
+      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }, forwarder],
     });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints),
       ...logsRoutes(logs),
+      ...replayRoutes(replays, forwarder),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
