@@ -23,7 +23,13 @@ import { logsMigrations } from '../logs/logs-migrations.ts';
 import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
+import { metricsMigrations } from '../metrics/metrics-migrations.ts';
+import { metricsObserver } from '../metrics/metrics-observer.ts';
+import { MetricsRepository } from '../metrics/metrics-repository.ts';
+import { metricsRoutes } from '../metrics/metrics-routes.ts';
+import { MetricsService } from '../metrics/metrics-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
+import type { ReplayReader } from '../replay/replay-types.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -58,7 +64,7 @@ export interface Engine {
 }
 
 /** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations];
+export const ALL_MIGRATIONS: Migration[] = [...accountsMigrations, ...endpointsMigrations, ...logsMigrations, ...metricsMigrations];
 
 const defaultOnError = (err: unknown): void => {
   console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -116,6 +122,14 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
 
+    // wired to ReplayService at merge
+    const replayReader: ReplayReader = {
+      history: () => Promise.resolve([]),
+      stats: () =>
+        Promise.resolve({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
+    };
+    const metrics = new MetricsService({ repo: new MetricsRepository(store), logs, endpoints, replays: replayReader, clock });
+
     const events = new EventBus({ now: () => clock.now() });
     const receiver = new Receiver({
       endpoints,
@@ -123,13 +137,17 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       clock,
       limits: receiverLimits(config.maxBodyBytes),
       onError,
-      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }],
+      observers: [
+        { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
+        metricsObserver(metrics),
+      ],
     });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints),
       ...logsRoutes(logs),
+      ...metricsRoutes(metrics),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 

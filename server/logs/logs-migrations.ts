@@ -41,4 +41,10 @@ export const logsMigrations: Migration[] = [
             DELETE FROM log_bodies WHERE log_seq = OLD.seq;
           END;`,
   },
+  {
+    // Metrics aggregate by time within an account; without this every stats query scans the account.
+    version: 31,
+    name: 'logs_by_received_at',
+    sql: 'CREATE INDEX logs_by_received_at ON logs (account_id, received_at);',
+  },
 ];
