@@ -24,6 +24,11 @@ import { logsMigrations } from '../logs/logs-migrations.ts';
 import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
+import { metricsMigrations } from '../metrics/metrics-migrations.ts';
+import { metricsObserver } from '../metrics/metrics-observer.ts';
+import { MetricsRepository } from '../metrics/metrics-repository.ts';
+import { metricsRoutes } from '../metrics/metrics-routes.ts';
+import { MetricsService } from '../metrics/metrics-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
 import { DiagnoseService } from '../diagnose/diagnose-service.ts';
 import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
@@ -84,6 +89,7 @@ export const ALL_MIGRATIONS: Migration[] = [
   ...logsMigrations,
   ...replayMigrations,
   ...shareMigrations,
+  ...metricsMigrations,
   ...remediationMigrations,
 ];
 
@@ -152,6 +158,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const replays: ReplayService = new ReplayService({ repo: new ReplayRepository(store), queue: forwardQueue, logs, endpoints, clock, ids, events });
     const forwarder: Forwarder = new Forwarder({ queue: forwardQueue, replays, endpoints, events, clock, random, ids, policy: config.forward, onError });
     cleanups.push(() => forwarder.stop());
+    const metrics = new MetricsService({ repo: new MetricsRepository(store), logs, endpoints, replays, clock });
     const remediation = new RemediationService({
       repo: new RemediationRepository(store),
       logs,
@@ -173,7 +180,11 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       clock,
       limits: receiverLimits(config.maxBodyBytes),
       onError,
-      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }, forwarder],
+      observers: [
+        { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
+        forwarder,
+        metricsObserver(metrics),
+      ],
     });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
@@ -185,6 +196,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
       ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays, urls, clock })),
       ...remediationRoutes(remediation),
+      ...metricsRoutes(metrics),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
