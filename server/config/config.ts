@@ -20,6 +20,8 @@ export interface EngineConfig {
   sseHeartbeatMs: number;
   /** Set by the tunnel while it is online. */
   publicBaseUrl: string | null;
+  /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
+  forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
   /** Optional LLM prose for analyses; null (the default) runs the rules alone. */
   remediation: { llm: LlmConfig | null };
 }
@@ -48,6 +50,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   sseHeartbeatMs: 15_000,
   publicBaseUrl: null,
   remediation: { llm: null },
+  forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
 };
 
 export const CONFIG_DOC = [
@@ -62,6 +65,9 @@ export const CONFIG_DOC = [
   { key: 'remediation.llm.model', env: 'HOOKSCOPE_LLM_MODEL', flag: null, default: '(none)', description: 'model name sent to that server (required with the URL)' },
   { key: 'remediation.llm.apiKey', env: 'HOOKSCOPE_LLM_API_KEY', flag: null, default: '(none)', description: 'bearer key for that server, if it needs one' },
   { key: 'tokenTtlMs', env: 'HOOKSCOPE_TOKEN_TTL', flag: '--ttl', default: '30d', description: 'lifetime of tokens from `hookscope token`' },
+  { key: 'forward.initialBackoffMs', env: null, flag: null, default: '1s', description: 'first retry delay of the forward queue (doubles per failure)' },
+  { key: 'forward.maxBackoffMs', env: null, flag: null, default: '60s', description: 'longest retry delay of the forward queue' },
+  { key: 'forward.timeoutMs', env: null, flag: null, default: '30s', description: 'time a forward target has to answer one attempt' },
 ] as const;
 
 const port = z.number().int().min(0).max(65535);
@@ -91,6 +97,9 @@ const FileSchema = z.strictObject({
     .optional(),
   secretGraceMs: duration.optional(),
   tokenTtlMs: duration.optional(),
+  forward: z
+    .strictObject({ initialBackoffMs: duration.optional(), maxBackoffMs: duration.optional(), timeoutMs: duration.optional() })
+    .optional(),
   remediation: z
     .strictObject({
       llm: z
@@ -161,6 +170,11 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
     tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    forward: {
+      initialBackoffMs: file.forward?.initialBackoffMs ?? d.forward.initialBackoffMs,
+      maxBackoffMs: file.forward?.maxBackoffMs ?? d.forward.maxBackoffMs,
+      timeoutMs: file.forward?.timeoutMs ?? d.forward.timeoutMs,
+    },
     remediation: { llm: resolveLlm(env, file.remediation?.llm ?? null) },
   };
 }

@@ -65,4 +65,6 @@ export interface ReceiverEndpoint {
   secrets: { value: string; kind: 'current' | 'previous' }[];
   signatureHeader: string | null;
   toleranceSeconds: number | null;
+  /** Where accepted deliveries are forwarded as they arrive; null: not forwarded. */
+  forwardUrl: string | null;
 }

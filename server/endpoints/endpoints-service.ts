@@ -25,6 +25,8 @@ export interface EndpointsServiceDeps {
   secretGraceMs: number;
   /** Removes what other features keep for an endpoint (logs, ...) before the endpoint goes. */
   onDelete: (accountId: string, endpointId: string) => Promise<void>;
+  /** Told after an update was stored (the forward queue follows forwardUrl changes). */
+  onUpdate?: (before: EndpointRecord, after: EndpointRecord) => Promise<void> | void;
 }
 
 /**
@@ -109,6 +111,7 @@ export class EndpointsService {
     };
     await this.deps.repo.update(next);
     this.byId.set(id, next);
+    await this.deps.onUpdate?.(current, next);
     return this.view(next);
   }
 
@@ -172,6 +175,7 @@ export class EndpointsService {
       secrets,
       signatureHeader: e.signatureHeader,
       toleranceSeconds: e.toleranceSeconds,
+      forwardUrl: e.forwardUrl,
     };
   }
 

@@ -26,12 +26,16 @@ import { logsMigrations } from '../logs/logs-migrations.ts';
 import { LogsRepository } from '../logs/logs-repository.ts';
 import { logsRoutes } from '../logs/logs-routes.ts';
 import { LogsService } from '../logs/logs-service.ts';
+import { metricsMigrations } from '../metrics/metrics-migrations.ts';
+import { metricsObserver } from '../metrics/metrics-observer.ts';
+import { MetricsRepository } from '../metrics/metrics-repository.ts';
+import { metricsRoutes } from '../metrics/metrics-routes.ts';
+import { MetricsService } from '../metrics/metrics-service.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
 import { DiagnoseService } from '../diagnose/diagnose-service.ts';
 import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
 import { exportRoutes } from '../export/export-routes.ts';
 import { ExportService } from '../export/export-service.ts';
-import type { ReplayReader } from '../replay/replay-types.ts';
 import { shareMigrations } from '../share/share-migrations.ts';
 import { sharePageHandler } from '../share/share-page.ts';
 import { ShareRepository } from '../share/share-repository.ts';
@@ -41,6 +45,12 @@ import { remediationMigrations } from '../remediation/remediation-migrations.ts'
 import { RemediationRepository } from '../remediation/remediation-repository.ts';
 import { remediationRoutes } from '../remediation/remediation-routes.ts';
 import { RemediationService } from '../remediation/remediation-service.ts';
+import { ForwardQueueRepository } from '../replay/forward-queue-repository.ts';
+import { Forwarder } from '../replay/forwarder.ts';
+import { replayMigrations } from '../replay/replay-migrations.ts';
+import { ReplayRepository } from '../replay/replay-repository.ts';
+import { replayRoutes } from '../replay/replay-routes.ts';
+import { ReplayService } from '../replay/replay-service.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -79,7 +89,9 @@ export const ALL_MIGRATIONS: Migration[] = [
   ...accountsMigrations,
   ...endpointsMigrations,
   ...logsMigrations,
+  ...replayMigrations,
   ...shareMigrations,
+  ...metricsMigrations,
   ...remediationMigrations,
 ];
 
@@ -126,31 +138,34 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
 
     const accounts = new AccountsService(new AccountsRepository(store), clock);
     const logs = new LogsService(new LogsRepository(store, config.retention), ids);
+    const events = new EventBus({ now: () => clock.now() });
     const shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random });
-    const endpoints = new EndpointsService({
+    const endpoints: EndpointsService = new EndpointsService({
       repo: new EndpointsRepository(store),
       clock,
       random,
       ids,
       urls,
       secretGraceMs: config.secretGraceMs,
-      // `remediation` is built just below; onDelete only runs on a request, after start-up.
+      // The services named here are built just below; these hooks only run on requests, after start-up.
       onDelete: async (accountId, endpointId) => {
         await shares.deleteForEndpoint(accountId, endpointId);
         await remediation.deleteForEndpoint(accountId, endpointId);
+        await replays.deleteForEndpoint(accountId, endpointId);
         await logs.deleteForEndpoint(accountId, endpointId);
       },
+      onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
     });
-    // wired to ReplayService at merge
-    const noReplays: ReplayReader = {
-      history: () => Promise.resolve([]),
-      stats: () => Promise.resolve({ total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null }),
-    };
+    const forwardQueue = new ForwardQueueRepository(store);
+    const replays: ReplayService = new ReplayService({ repo: new ReplayRepository(store), queue: forwardQueue, logs, endpoints, clock, ids, events });
+    const forwarder: Forwarder = new Forwarder({ queue: forwardQueue, replays, endpoints, events, clock, random, ids, policy: config.forward, onError });
+    cleanups.push(() => forwarder.stop());
+    const metrics = new MetricsService({ repo: new MetricsRepository(store), logs, endpoints, replays, clock });
     const remediation = new RemediationService({
       repo: new RemediationRepository(store),
       logs,
       endpoints,
-      replays: noReplays,
+      replays,
       clock,
       maxBodyBytes: config.maxBodyBytes,
       secretGraceMs: config.secretGraceMs,
@@ -159,8 +174,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await accounts.init();
     await endpoints.init();
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
+    await forwarder.start();
 
-    const events = new EventBus({ now: () => clock.now() });
     const eventStreams = new EventStreamService({ bus: events, heartbeatMs: config.sseHeartbeatMs });
     const receiver = new Receiver({
       endpoints,
@@ -168,7 +183,11 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       clock,
       limits: receiverLimits(config.maxBodyBytes),
       onError,
-      observers: [{ stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) }],
+      observers: [
+        { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
+        forwarder,
+        metricsObserver(metrics),
+      ],
     });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
@@ -176,10 +195,12 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
       ...eventsRoutes(eventStreams),
+      ...replayRoutes(replays, forwarder),
       ...shareRoutes(shares),
       ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
-      ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays: noReplays, urls, clock })),
+      ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays, urls, clock })),
       ...remediationRoutes(remediation),
+      ...metricsRoutes(metrics),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 

@@ -75,3 +75,17 @@ export class MethodNotAllowedError extends AppError {
     super(405, 'METHOD_NOT_ALLOWED', message, { allow });
   }
 }
+
+/** An upstream we called (a replay target) could not be reached: DNS, refused, reset. */
+export class BadGatewayError extends AppError {
+  constructor(message: string, details?: unknown, code = 'BAD_GATEWAY') {
+    super(502, code, message, details);
+  }
+}
+
+/** An upstream we called (a replay target) did not answer in time. */
+export class GatewayTimeoutError extends AppError {
+  constructor(message: string, details?: unknown, code = 'GATEWAY_TIMEOUT') {
+    super(504, code, message, details);
+  }
+}

@@ -75,3 +75,38 @@ export interface LogPage {
   offset: number;
   hasMore: boolean;
 }
+
+/** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */
+export interface LogStatsQuery {
+  fromMs: number;
+  toMs: number;
+  /** Bucket width; buckets are counted from fromMs. */
+  bucketMs: number;
+  endpointId?: string;
+}
+
+/** Counts of one endpoint in one bucket (only non-empty cells are returned). */
+export interface LogStatsCell {
+  endpointId: string;
+  bucket: number;
+  success: number;
+  failed: number;
+  lastReceivedAt: number;
+}
+
+/** Sizes in bytes as the sender sent them (`size`, not the stored prefix of an over-limit body). */
+export interface LogSizeStats {
+  count: number;
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  p50: number | null;
+  p95: number | null;
+}
+
+export interface LogStats {
+  cells: LogStatsCell[];
+  /** Failed deliveries by verification.reason, most first (ties by reason). */
+  failureReasons: { reason: string; count: number }[];
+  sizes: LogSizeStats;
+}

@@ -1,5 +1,17 @@
 import type { SqlValue, Store, WriteAck, WriteOp } from '../store/store-types.ts';
-import type { LogQuery, LogStatus, LogVerification, NewLog, QueryObject, HeaderPairs } from './log-types.ts';
+import { nearestRank } from '../support/percentile.ts';
+import type {
+  HeaderPairs,
+  LogQuery,
+  LogSizeStats,
+  LogStats,
+  LogStatsCell,
+  LogStatsQuery,
+  LogStatus,
+  LogVerification,
+  NewLog,
+  QueryObject,
+} from './log-types.ts';
 
 export interface LogRow {
   seq: number;
@@ -145,11 +157,85 @@ export class LogsRepository {
     return row ? decode(row) : undefined;
   }
 
+  /**
+   * Aggregates for metrics, all in SQL over the (account_id, received_at) index:
+   * one grouped pass for counts and sizes per endpoint and bucket, one for the
+   * failure reasons, and one sort of the sizes for the percentiles. Millisecond
+   * times are bound as doubles by sql.js, hence the CASTs to keep the bucket
+   * arithmetic in integers.
+   */
+  async stats(accountId: string, q: LogStatsQuery): Promise<LogStats> {
+    const where = ['account_id = ?', 'received_at >= ?', 'received_at < ?'];
+    const params: SqlValue[] = [accountId, q.fromMs, q.toMs];
+    if (q.endpointId !== undefined) {
+      where.push('endpoint_id = ?');
+      params.push(q.endpointId);
+    }
+    const whereSql = where.join(' AND ');
+
+    const groups = await this.store.all<StatsRow>(
+      `SELECT endpoint_id, (received_at - CAST(? AS INTEGER)) / CAST(? AS INTEGER) AS bucket,
+         SUM(status = 'success') AS success, SUM(status = 'failed') AS failed, MAX(received_at) AS last,
+         COUNT(*) AS n, MIN(size) AS min_size, MAX(size) AS max_size, SUM(size) AS sum_size
+       FROM logs WHERE ${whereSql} GROUP BY endpoint_id, bucket`,
+      [q.fromMs, q.bucketMs, ...params],
+    );
+    const failureReasons = await this.store.all<{ reason: string; count: number }>(
+      `SELECT COALESCE(json_extract(verification, '$.reason'), 'unknown') AS reason, COUNT(*) AS count
+       FROM logs WHERE ${whereSql} AND status = 'failed' GROUP BY reason ORDER BY count DESC, reason`,
+      params,
+    );
+
+    const cells: LogStatsCell[] = [];
+    const sizes: LogSizeStats = { count: 0, min: null, max: null, avg: null, p50: null, p95: null };
+    let sum = 0;
+    for (const g of groups) {
+      cells.push({
+        endpointId: g.endpoint_id,
+        bucket: Number(g.bucket),
+        success: Number(g.success),
+        failed: Number(g.failed),
+        lastReceivedAt: Number(g.last),
+      });
+      sizes.count += Number(g.n);
+      sum += Number(g.sum_size);
+      sizes.min = sizes.min === null ? Number(g.min_size) : Math.min(sizes.min, Number(g.min_size));
+      sizes.max = sizes.max === null ? Number(g.max_size) : Math.max(sizes.max, Number(g.max_size));
+    }
+    if (sizes.count > 0) {
+      sizes.avg = sum / sizes.count;
+      const r50 = nearestRank(0.5, sizes.count);
+      const r95 = nearestRank(0.95, sizes.count);
+      const ranked = await this.store.all<{ rn: number; size: number }>(
+        `SELECT rn, size FROM (SELECT size, ROW_NUMBER() OVER (ORDER BY size) AS rn FROM logs WHERE ${whereSql})
+         WHERE rn IN (?, ?)`,
+        [...params, r50, r95],
+      );
+      for (const r of ranked) {
+        if (Number(r.rn) === r50) sizes.p50 = Number(r.size);
+        if (Number(r.rn) === r95) sizes.p95 = Number(r.size);
+      }
+    }
+    return { cells, failureReasons: failureReasons.map((r) => ({ reason: r.reason, count: Number(r.count) })), sizes };
+  }
+
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.store.write([
       { sql: 'DELETE FROM logs WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
     ]);
   }
+}
+
+interface StatsRow {
+  endpoint_id: string;
+  bucket: number;
+  success: number;
+  failed: number;
+  last: number;
+  n: number;
+  min_size: number;
+  max_size: number;
+  sum_size: number;
 }
 
 function decode(r: LogRow): StoredLog {

@@ -5,7 +5,7 @@ import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
-import type { LogDetail, LogPage, LogQuery, LogSummary, NewLog } from './log-types.ts';
+import type { LogDetail, LogPage, LogQuery, LogStats, LogStatsQuery, LogSummary, NewLog } from './log-types.ts';
 import type { LogsRepository, StoredLog } from './logs-repository.ts';
 
 export class LogsService {
@@ -44,6 +44,11 @@ export class LogsService {
   /** The list form of a capture the receiver just stored (for live events), without a read. */
   summarize(delivery: NewLog & { id: string }): LogSummary {
     return summary({ ...delivery, storedSize: delivery.body.length, body: null });
+  }
+
+  /** Counts, failure reasons and sizes of the account's stored deliveries in a time range (for metrics). */
+  async stats(accountId: string, q: LogStatsQuery): Promise<LogStats> {
+    return this.repo.stats(accountId, q);
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {

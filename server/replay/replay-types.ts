@@ -51,3 +51,56 @@ export interface ReplayReader {
   /** Attempts created at or after `sinceMs`, for metrics. */
   stats(accountId: string, sinceMs: number): Promise<ReplayStats>;
 }
+
+// ---- Below: replay's own shapes (the API's and the repository's), not part of the contract above.
+
+export type HeaderPairs = [string, string][];
+export type BodyEncoding = 'utf8' | 'base64';
+
+/** A record as stored: the contract's fields plus what was sent and what came back. */
+export interface StoredReplay extends ReplayRecord {
+  requestHeaders: HeaderPairs;
+  responseHeaders: HeaderPairs;
+  /** At most the response cap; `responseTruncated` when the target sent more. */
+  responseBody: Buffer;
+  responseTruncated: boolean;
+}
+
+/** A history entry of the API. */
+export interface ReplayHistoryEntry {
+  id: string;
+  logId: string;
+  endpointId: string;
+  targetUrl: string;
+  method: string;
+  status: number | null;
+  responseTime: number;
+  error: ReplayFailure | null;
+  trigger: ReplayTrigger;
+  createdAt: string;
+}
+
+/** One replay with what was sent and the target's response (capped). */
+export interface ReplayDetail extends ReplayHistoryEntry {
+  requestHeaders: HeaderPairs;
+  /** Lower-case names; a header sent more than once is an array. */
+  responseHeaders: Record<string, string | string[]>;
+  responseRawHeaders: HeaderPairs;
+  responseBody: string;
+  bodyEncoding: BodyEncoding;
+  truncated: boolean;
+}
+
+export type ForwardState = 'idle' | 'delivering' | 'retrying' | 'disabled';
+
+export interface ForwardStatus {
+  endpointId: string;
+  forwardUrl: string | null;
+  state: ForwardState;
+  pending: number;
+  nextAttemptAt: string | null;
+  lastError: (ReplayFailure & { at: string }) | null;
+  /** Failed attempts at the item now at the head of the queue (0 once it is delivered). */
+  attempts: number;
+  lastDeliveredAt: string | null;
+}

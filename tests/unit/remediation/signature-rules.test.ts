@@ -139,10 +139,11 @@ describe('wrong_secret and the analyzer', () => {
     const ctx = context({ log: { size: 5000, truncated: true, verification: { ...missing, reason: 'payload_too_large' } } });
     assert.equal(valueOf(payloadTooLargeRule(ctx)[0]!.evidence, 'Limit (maxBodyBytes)'), '1024 bytes');
     const out = runRules(context({ log: { verification: missing, headers: { 'x-hub-signature-256': `sha256=${hmacHex(SECRET, '{"a":1}')}` } } }));
-    assert.deepEqual(out.causes.map((c) => c.code), ['wrong_header_name', 'wrong_provider']);
+    // With the github verifier the value proves a GitHub delivery (0.97), ahead of the header-name fix (0.96).
+    assert.deepEqual(out.causes.map((c) => c.code), ['wrong_provider', 'wrong_header_name']);
     assert.match(out.causes[0]!.snippets.python, /hmac\.compare_digest/);
     assert.match(out.causes[0]!.snippets.node, /X-Webhook-Signature/);
-    assert.match(out.summary, /^Verification \(hmac_sha256\) failed with missing_header\. Most likely: The signature arrives in x-hub-signature-256/);
+    assert.match(out.summary, /^Verification \(hmac_sha256\) failed with missing_header\. Most likely: This looks like a github delivery/);
   });
   test('no cause: the summary says so', () => {
     const out = runRules(context({ log: { verification: { ...missing, reason: 'malformed_header' }, headers: { 'x-webhook-signature': 'nonsense' } } }));

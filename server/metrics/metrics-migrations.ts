@@ -1,0 +1,22 @@
+import type { Migration } from '../store/store-types.ts';
+
+/**
+ * Deliveries refused without storing (an inactive endpoint) leave no log, so
+ * metrics counts them itself, per account, endpoint and minute (the finest
+ * bucket of any window). `last_at` keeps the exact time of the latest one.
+ */
+export const metricsMigrations: Migration[] = [
+  {
+    version: 30,
+    name: 'metrics_rejections',
+    sql: `CREATE TABLE metrics_rejections (
+            account_id TEXT NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            minute INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (account_id, endpoint_id, minute)
+          );
+          CREATE INDEX metrics_rejections_by_time ON metrics_rejections (account_id, minute);`,
+  },
+];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { DEFAULT_WINDOW, METRICS_WINDOWS } from './metrics-window.ts';
+
+export const MetricsQuerySchema = z.object({
+  window: z
+    .enum(METRICS_WINDOWS, { error: `window must be one of: ${METRICS_WINDOWS.join(', ')}.` })
+    .optional()
+    .transform((w) => w ?? DEFAULT_WINDOW)
+    .meta({ description: `Time window (default ${DEFAULT_WINDOW}).` }),
+  endpointId: z
+    .string({ error: 'endpointId must be given once, as a string.' })
+    .min(1, { error: 'endpointId must not be empty.' })
+    .max(100, { error: 'endpointId must be at most 100 characters.' })
+    .optional()
+    .meta({ description: 'Only this endpoint (another account\'s id matches nothing).' }),
+});
+
+const counts = {
+  received: z.number(),
+  success: z.number(),
+  failed: z.number(),
+  rejected: z.number(),
+};
+const nullableNumber = z.number().nullable();
+
+export const MetricsReportSchema = z
+  .object({
+    window: z.enum(METRICS_WINDOWS),
+    from: z.string().meta({ description: 'Start of the first bucket (inclusive).' }),
+    to: z.string().meta({ description: 'End of the last bucket (exclusive); the last bucket holds now.' }),
+    bucketSeconds: z.number(),
+    totals: z.object(counts).meta({ description: 'received = success + failed + rejected' }),
+    successRate: nullableNumber.meta({ description: 'success / received, 0..1; null when received is 0.' }),
+    endpoints: z.array(
+      z.object({
+        endpointId: z.string(),
+        name: z.string(),
+        ...counts,
+        successRate: nullableNumber,
+        lastReceivedAt: z.string().nullable(),
+      }),
+    ),
+    series: z.array(z.object({ t: z.string(), ...counts })),
+    verificationFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
+    replays: z.object({
+      total: z.number(),
+      succeeded: z.number(),
+      failed: z.number(),
+      byTrigger: z.object({ manual: z.number(), forward: z.number() }),
+      p50Ms: nullableNumber,
+      p95Ms: nullableNumber,
+    }),
+    payloadSizes: z.object({
+      count: z.number(),
+      min: nullableNumber,
+      max: nullableNumber,
+      avg: nullableNumber,
+      p50: nullableNumber,
+      p95: nullableNumber,
+    }),
+  })
+  .meta({ id: 'MetricsReport' });

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { HEADER_NAME, queryInt } from '../http/schemas.ts';
+import { COMPUTED_HEADERS } from './outgoing-request.ts';
+
+export const REPLAY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const MAX_TIMEOUT_MS = 120_000;
+
+const targetUrl = z
+  .unknown()
+  .transform((v, ctx) => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (v === undefined || v === null || v === '') return fail('targetUrl is required (the absolute http:// or https:// URL to send to).');
+    if (typeof v !== 'string') return fail('targetUrl must be a string.');
+    if (v.length > 2048) return fail('targetUrl must be at most 2048 characters.');
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      return fail(`targetUrl must be an absolute http:// or https:// URL (got "${v}").`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return fail(`targetUrl must use http or https (got ${url.protocol.replace(/:$/, '')}).`);
+    }
+    if (url.hostname === '') return fail('targetUrl must name a host.');
+    if (url.username || url.password) return fail('targetUrl must not carry credentials; send an Authorization header instead.');
+    return url.href;
+  })
+  .meta({ description: 'Absolute http:// or https:// URL to send the delivery to.', type: 'string' });
+
+const method = z
+  .string({ error: `method must be one of: ${REPLAY_METHODS.join(', ')}.` })
+  .transform((m) => m.toUpperCase())
+  .refine((m): m is (typeof REPLAY_METHODS)[number] => (REPLAY_METHODS as readonly string[]).includes(m), {
+    error: `method must be one of: ${REPLAY_METHODS.join(', ')}.`,
+  })
+  .optional();
+
+// Header values are sent as given: no CR, LF or NUL (they would split or end the header).
+const INVALID_VALUE = /[\r\n\0]/;
+
+const headers = z
+  .record(z.string(), z.union([z.string(), z.null()]), {
+    error: 'headers must be an object of header names to a string (set or replace) or null (remove).',
+  })
+  .superRefine((h, ctx) => {
+    for (const [name, value] of Object.entries(h)) {
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `headers: "${name}" is not a valid header name.` });
+      else if (COMPUTED_HEADERS.has(name.toLowerCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `headers.${name} cannot be set: Content-Length and connection headers are computed for the request that is sent.`,
+        });
+      } else if (value !== null && (INVALID_VALUE.test(value) || value.length > 8192)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `headers.${name} must be at most 8192 characters without line breaks.` });
+      }
+    }
+  })
+  .optional();
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export const ReplayBody = z
+  .object({
+    targetUrl,
+    method,
+    headers,
+    body: z.string({ error: 'body must be a string (use bodyEncoding "base64" for binary bytes).' }).optional(),
+    bodyEncoding: z.enum(['utf8', 'base64'], { error: 'bodyEncoding must be utf8 or base64.' }).optional(),
+    resign: z.boolean({ error: 'resign must be true or false.' }).optional(),
+    timeoutMs: z
+      .number({ error: 'timeoutMs must be a number of milliseconds.' })
+      .int({ error: 'timeoutMs must be a whole number of milliseconds.' })
+      .min(1, { error: `timeoutMs must be between 1 and ${MAX_TIMEOUT_MS}.` })
+      .max(MAX_TIMEOUT_MS, { error: `timeoutMs must be between 1 and ${MAX_TIMEOUT_MS}.` })
+      .optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.bodyEncoding === 'base64' && b.body !== undefined && !BASE64.test(b.body.replace(/\s+/g, ''))) {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'body is not valid base64 (bodyEncoding is base64).' });
+    }
+  });
+
+export const LogIdParams = z.object({ webhookLogId: z.string().min(1).max(100) });
+export const AliasParams = z.object({ id: z.string().min(1).max(100) });
+export const ReplayParams = LogIdParams.extend({ replayId: z.string().min(1).max(100) });
+export const EndpointParams = z.object({ endpointId: z.string().min(1).max(100) });
+
+export const HistoryQuery = z.object({
+  limit: queryInt('limit', 1, 200, 50),
+  offset: queryInt('offset', 0, 100_000_000, 0),
+});
+
+const replayId = (field: 'a' | 'b') =>
+  z
+    .string({ error: (i) => (i.input === undefined ? `${field} is required (a replay id of this log).` : `${field} must be given once.`) })
+    .min(1, { error: `${field} must not be empty.` })
+    .max(100, { error: `${field} must be at most 100 characters.` });
+
+export const DiffQuery = z.object({ a: replayId('a'), b: replayId('b') });
+
+// ---- Response shapes (OpenAPI)
+
+const Failure = z.object({ code: z.string(), message: z.string() }).nullable();
+const Pairs = z.array(z.tuple([z.string(), z.string()]));
+
+export const HistoryEntrySchema = z
+  .object({
+    id: z.string(),
+    logId: z.string(),
+    endpointId: z.string(),
+    targetUrl: z.string(),
+    method: z.string(),
+    status: z.number().nullable(),
+    responseTime: z.number(),
+    error: Failure,
+    trigger: z.enum(['manual', 'forward']),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ReplayHistoryEntry' });
+
+export const ReplayDetailSchema = HistoryEntrySchema.extend({
+  requestHeaders: Pairs,
+  responseHeaders: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  responseRawHeaders: Pairs,
+  responseBody: z.string(),
+  bodyEncoding: z.enum(['utf8', 'base64']),
+  truncated: z.boolean(),
+}).meta({ id: 'ReplayDetail' });
+
+export const HistorySchema = z.object({ history: z.array(HistoryEntrySchema), total: z.number() });
+
+const Side = z.object({
+  id: z.string(),
+  targetUrl: z.string(),
+  method: z.string(),
+  status: z.number().nullable(),
+  error: Failure,
+  createdAt: z.string(),
+  truncated: z.boolean(),
+});
+
+export const DiffSchema = z.object({
+  a: Side,
+  b: Side,
+  identical: z.boolean(),
+  status: z.object({ a: z.number().nullable(), b: z.number().nullable(), changed: z.boolean() }),
+  headers: z.object({
+    added: z.array(z.object({ name: z.string(), value: z.string() })),
+    removed: z.array(z.object({ name: z.string(), value: z.string() })),
+    changed: z.array(z.object({ name: z.string(), a: z.string(), b: z.string() })),
+  }),
+  body: z.object({
+    changed: z.boolean(),
+    format: z.enum(['json', 'text', 'binary']),
+    patch: z.string(),
+    changes: z.array(z.object({ value: z.string(), added: z.boolean(), removed: z.boolean(), count: z.number() })),
+    sizes: z.object({ a: z.number(), b: z.number() }),
+  }),
+});
+
+export const ForwardStatusSchema = z
+  .object({
+    endpointId: z.string(),
+    forwardUrl: z.string().nullable(),
+    state: z.enum(['idle', 'delivering', 'retrying', 'disabled']),
+    pending: z.number(),
+    nextAttemptAt: z.string().nullable(),
+    lastError: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+    attempts: z.number(),
+    lastDeliveredAt: z.string().nullable(),
+  })
+  .meta({ id: 'ForwardStatus' });

@@ -1,0 +1,287 @@
+import type { AccountContext } from '../auth/account-context.ts';
+import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
+import { requiresSecret } from '../endpoints/validation-types.ts';
+import {
+  BadGatewayError,
+  ConflictError,
+  GatewayTimeoutError,
+  NotFoundError,
+  ValidationError,
+} from '../errors/app-errors.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { LogDetail } from '../logs/log-types.ts';
+import { sign } from '../receiver/verifiers/signer-registry.ts';
+import { isoTime, type Clock } from '../support/clock.ts';
+import { headerObject } from '../support/headers.ts';
+import type { IdGenerator } from '../support/ids.ts';
+import type { ForwardQueueRepository } from './forward-queue-repository.ts';
+import { encodeBody, NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
+import { buildHeaders, headerValue, type HeaderOverrides } from './outgoing-request.ts';
+import { diffReplays, type ReplayDiff } from './replay-diff.ts';
+import type { ReplayRepository } from './replay-repository.ts';
+import { percentile } from './percentile.ts';
+import {
+  replayFailed,
+  type BodyEncoding,
+  type HeaderPairs,
+  type ReplayDetail,
+  type ReplayHistoryEntry,
+  type ReplayReader,
+  type ReplayRecord,
+  type ReplayStats,
+  type ReplayTrigger,
+  type StoredReplay,
+} from './replay-types.ts';
+
+export interface ReplayInput {
+  targetUrl: string;
+  method?: string;
+  headers?: HeaderOverrides;
+  body?: string;
+  bodyEncoding?: BodyEncoding;
+  resign?: boolean;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface ReplayServiceDeps {
+  repo: ReplayRepository;
+  queue: ForwardQueueRepository;
+  logs: { get(account: AccountContext, id: string): Promise<LogDetail> };
+  endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventBus;
+  /** The HTTP client; tests of the service alone may pass another. */
+  send?: (input: SendInput) => Promise<SendResult>;
+  /** Attempts kept per account (oldest evicted first). */
+  maxHistoryPerAccount?: number;
+}
+
+/** A stored delivery made ready to send again: what both replay and forwarding start from. */
+export interface SendableLog {
+  log: LogDetail;
+  body: Buffer;
+}
+
+// Eviction scans the account's history; doing it on every Nth insert keeps the cost off each one.
+const EVICT_EVERY = 100;
+
+/**
+ * Manual replays, replay history and diffs, and the ReplayReader other features
+ * read. Forwarding (forwarder.ts) records its attempts through `record` too.
+ */
+export class ReplayService implements ReplayReader {
+  private readonly send: (input: SendInput) => Promise<SendResult>;
+  private readonly maxHistory: number;
+  private insertsSinceEviction = 0;
+
+  constructor(private readonly deps: ReplayServiceDeps) {
+    this.send = deps.send ?? httpSend;
+    this.maxHistory = deps.maxHistoryPerAccount ?? 10_000;
+  }
+
+  /**
+   * Sends a stored delivery to `targetUrl` and records the attempt. The target's
+   * own 4xx/5xx is a result, not an error; no response at all is a 502 or 504
+   * (recorded too, its id in the error's details).
+   */
+  async replay(account: AccountContext, logId: string, input: ReplayInput): Promise<ReplayDetail> {
+    const { log, body: original } = await this.sendable(account, logId);
+    const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
+    if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
+    if (log.truncated && input.body === undefined) {
+      throw new ConflictError(
+        `Log ${logId} holds only the first ${log.storedSize} of its ${log.size} bytes (it was over the body limit); pass a body to replay it.`,
+        'LOG_BODY_TRUNCATED',
+        { field: 'body' },
+      );
+    }
+    const body = input.body !== undefined ? Buffer.from(input.body, input.bodyEncoding ?? 'utf8') : original;
+    const url = new URL(input.targetUrl);
+    const method = input.method ?? log.method;
+    const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, body) : [];
+    const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed);
+
+    const createdAt = this.deps.clock.now();
+    const result = await this.send({ url, method, headers, body, timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const record = await this.record({
+      id: this.deps.ids.opaque('rp'),
+      accountId: account.id,
+      logId,
+      endpointId: log.endpointId,
+      targetUrl: url.href,
+      method,
+      createdAt,
+      trigger: 'manual',
+      requestHeaders: headers,
+      ...result,
+    });
+
+    if (result.error) {
+      const details = { replayId: record.id, targetUrl: url.href, field: result.error.code === NOT_SENT ? 'headers' : undefined };
+      if (result.error.code === TIMEOUT) throw new GatewayTimeoutError(result.error.message, details, result.error.code);
+      if (result.error.code === NOT_SENT) throw new ValidationError(result.error.message, details, result.error.code);
+      throw new BadGatewayError(result.error.message, details, result.error.code);
+    }
+    return detail(record);
+  }
+
+  /** The log (account-scoped: another account's is a 404) and its exact bytes. */
+  async sendable(account: AccountContext, logId: string): Promise<SendableLog> {
+    const log = await this.deps.logs.get(account, logId);
+    return { log, body: Buffer.from(log.body, log.bodyEncoding) };
+  }
+
+  /** Stores an attempt (manual or forward) and tells live clients. */
+  async record(r: StoredReplay): Promise<StoredReplay> {
+    this.insertsSinceEviction = (this.insertsSinceEviction + 1) % EVICT_EVERY;
+    await this.deps.repo.insert(r, this.insertsSinceEviction === 0 ? this.maxHistory : null);
+    // The entry, not the detail: events are kept for resume, and response bodies would bloat that buffer.
+    this.deps.events.publish(r.accountId, 'replay.completed', entry(r));
+    return r;
+  }
+
+  async historyPage(
+    account: AccountContext,
+    logId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ history: ReplayHistoryEntry[]; total: number }> {
+    const { rows, total } = await this.deps.repo.forLog(account.id, logId, limit, offset);
+    // History rows exist only for the account's own logs; with none, tell a missing log from an unreplayed one.
+    if (total === 0) await this.deps.logs.get(account, logId);
+    return { history: rows.map(entry), total };
+  }
+
+  async get(account: AccountContext, logId: string, replayId: string): Promise<ReplayDetail> {
+    return detail(await this.own(account, logId, replayId));
+  }
+
+  async diff(account: AccountContext, logId: string, a: string, b: string): Promise<ReplayDiff> {
+    const [ra, rb] = await Promise.all([this.own(account, logId, a, 'a'), this.own(account, logId, b, 'b')]);
+    return diffReplays(ra, rb);
+  }
+
+  /** When the endpoint's forward target last accepted a delivery (end of that attempt), or null. */
+  async lastForwardDelivered(accountId: string, endpointId: string): Promise<number | null> {
+    return this.deps.repo.lastForwardDelivered(accountId, endpointId);
+  }
+
+  // ---- ReplayReader
+
+  async history(accountId: string, logId: string, limit = 50): Promise<ReplayRecord[]> {
+    const { rows } = await this.deps.repo.forLog(accountId, logId, limit, 0);
+    return rows.map(contractRecord);
+  }
+
+  async stats(accountId: string, sinceMs: number): Promise<ReplayStats> {
+    const rows = await this.deps.repo.since(accountId, sinceMs);
+    const byTrigger: Record<ReplayTrigger, number> = { manual: 0, forward: 0 };
+    let failed = 0;
+    for (const r of rows) {
+      byTrigger[r.trigger] += 1;
+      if (replayFailed(r)) failed += 1;
+    }
+    const times = rows.map((r) => r.responseTime).sort((x, y) => x - y);
+    return {
+      total: rows.length,
+      succeeded: rows.length - failed,
+      failed,
+      byTrigger,
+      p50Ms: percentile(times, 50),
+      p95Ms: percentile(times, 95),
+    };
+  }
+
+  /** Removes an endpoint's replay history and forward queue (endpoint deletion). */
+  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
+    await this.deps.queue.clearEndpoint(endpointId);
+    await this.deps.repo.deleteForEndpoint(accountId, endpointId);
+  }
+
+  /** Removes the history and queued forwards of deleted logs. */
+  async deleteForLogs(accountId: string, logIds: readonly string[]): Promise<void> {
+    await this.deps.queue.removeLogs(accountId, logIds);
+    await this.deps.repo.deleteForLogs(accountId, logIds);
+  }
+
+  private async own(account: AccountContext, logId: string, replayId: string, field?: string): Promise<StoredReplay> {
+    const r = await this.deps.repo.find(account.id, replayId);
+    if (!r || r.logId !== logId) {
+      throw new NotFoundError(`Replay ${replayId} of log ${logId} was not found${field ? ` (query parameter ${field})` : ''}.`, 'REPLAY_NOT_FOUND');
+    }
+    return r;
+  }
+
+  /**
+   * The endpoint's scheme signed with its CURRENT secret and a fresh timestamp.
+   * A standard_webhooks message keeps its original id (webhook-id) so a
+   * handler's idempotency check still sees the same message.
+   */
+  private signatureHeaders(endpoint: ReceiverEndpoint, original: HeaderPairs, body: Buffer): HeaderPairs {
+    if (!requiresSecret(endpoint.validationType)) return [];
+    const secret = endpoint.secrets.find((s) => s.kind === 'current')?.value;
+    if (!secret) {
+      throw new ConflictError(`Endpoint ${endpoint.id} has no current secret to re-sign with.`, 'RESIGN_NOT_POSSIBLE', {
+        field: 'resign',
+      });
+    }
+    return sign(endpoint.validationType, {
+      body,
+      secret,
+      nowMs: this.deps.clock.now(),
+      signatureHeader: endpoint.signatureHeader,
+      messageId: headerValue(original, 'webhook-id'),
+    });
+  }
+}
+
+function logNotFound(id: string): NotFoundError {
+  return new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
+}
+
+function contractRecord(r: StoredReplay): ReplayRecord {
+  return {
+    id: r.id,
+    accountId: r.accountId,
+    logId: r.logId,
+    endpointId: r.endpointId,
+    targetUrl: r.targetUrl,
+    method: r.method,
+    status: r.status,
+    responseTime: r.responseTime,
+    error: r.error,
+    trigger: r.trigger,
+    createdAt: r.createdAt,
+  };
+}
+
+export function entry(r: StoredReplay): ReplayHistoryEntry {
+  return {
+    id: r.id,
+    logId: r.logId,
+    endpointId: r.endpointId,
+    targetUrl: r.targetUrl,
+    method: r.method,
+    status: r.status,
+    responseTime: r.responseTime,
+    error: r.error,
+    trigger: r.trigger,
+    createdAt: isoTime(r.createdAt),
+  };
+}
+
+export function detail(r: StoredReplay): ReplayDetail {
+  const body = encodeBody(r.responseBody, r.responseTruncated);
+  return {
+    ...entry(r),
+    requestHeaders: r.requestHeaders,
+    responseHeaders: { ...headerObject(r.responseHeaders) },
+    responseRawHeaders: r.responseHeaders,
+    responseBody: body.text,
+    bodyEncoding: body.encoding,
+    truncated: r.responseTruncated,
+  };
+}

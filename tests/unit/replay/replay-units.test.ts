@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { after, describe, test } from 'node:test';
+import { EventBus } from '../../../server/events/event-bus.ts';
+import { backoffDelay } from '../../../server/replay/backoff.ts';
+import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
+import { buildHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
+import { percentile } from '../../../server/replay/percentile.ts';
+import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
+import { ReplayRepository } from '../../../server/replay/replay-repository.ts';
+import { ReplayService } from '../../../server/replay/replay-service.ts';
+import type { StoredReplay } from '../../../server/replay/replay-types.ts';
+import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { ManualClock } from '../../../server/support/clock.ts';
+import { IdGenerator } from '../../../server/support/ids.ts';
+import { SeededRandom, type Random } from '../../../server/support/random.ts';
+import { makeTempDir } from '../../helpers/temp-dir.ts';
+
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('percentile (nearest rank)', () => {
+  test('exact values, no interpolation', () => {
+    const v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    assert.equal(percentile(v, 50), 5);
+    assert.equal(percentile(v, 95), 10);
+    assert.equal(percentile([7], 50), 7);
+    assert.equal(percentile([], 50), null);
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    assert.equal(percentile(hundred, 95), 95);
+    assert.equal(percentile(hundred, 50), 50);
+  });
+});
+
+describe('backoffDelay', () => {
+  const fixed = (fraction: number): Random => ({ bytes: () => { const b = Buffer.alloc(4); b.writeUInt32BE(Math.floor(fraction * 0xffffffff)); return b; } });
+  const policy = { initialBackoffMs: 1000, maxBackoffMs: 60_000 };
+  test('doubles from the initial delay up to the cap, with equal jitter', () => {
+    assert.deepEqual([1, 2, 3, 4, 7, 8, 20].map((n) => backoffDelay(policy, n, fixed(0))), [500, 1000, 2000, 4000, 30_000, 30_000, 30_000]);
+    assert.deepEqual([1, 2, 3, 7].map((n) => backoffDelay(policy, n, fixed(0.9999999))), [1000, 2000, 4000, 60_000]);
+  });
+});
+
+describe('buildHeaders', () => {
+  const target = new URL('http://127.0.0.1:3000/hook');
+  test('keeps order and case, drops hop-by-hop and Connection-named headers, recomputes Host and Content-Length', () => {
+    const out = buildHeaders(
+      [
+        ['host', 'abc.loca.lt'],
+        ['X-A', '1'],
+        ['Connection', 'X-Secret'],
+        ['X-Secret', 's'],
+        ['Transfer-Encoding', 'chunked'],
+        ['x-a', '2'],
+        ['Upgrade', 'h2c'],
+      ],
+      target,
+      Buffer.from('hello'),
+      {},
+      [],
+    );
+    assert.deepEqual(out, [
+      ['host', '127.0.0.1:3000'],
+      ['X-A', '1'],
+      ['Content-Length', '5'],
+      ['x-a', '2'],
+    ]);
+  });
+  test('no body and no framing header: no Content-Length; overrides then signatures replace any case', () => {
+    const out = buildHeaders([['Stripe-Signature', 'old'], ['X-B', 'b']], target, Buffer.alloc(0), { 'x-b': null, 'X-C': 'c' }, [['stripe-signature', 'new']]);
+    assert.deepEqual(out, [['Host', '127.0.0.1:3000'], ['stripe-signature', 'new'], ['X-C', 'c']]);
+  });
+  test('setHeader keeps the position of the first occurrence', () => {
+    assert.deepEqual(setHeader([['a', '1'], ['B', '2'], ['c', '3'], ['b', '4']], 'b', 'x'), [['a', '1'], ['b', 'x'], ['c', '3']]);
+  });
+});
+
+describe('ReplayService.stats and history (ReplayReader)', () => {
+  test('counts by trigger, succeeded/failed by replayFailed, exact p50/p95 over the window', async () => {
+    const dir = await makeTempDir('hookscope-replay-unit-');
+    dirs.push(dir);
+    const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
+    const store = await SqljsStore.open({ dir, migrations: replayMigrations, clock });
+    try {
+      const service = new ReplayService({
+        repo: new ReplayRepository(store),
+        queue: new ForwardQueueRepository(store),
+        logs: { get: () => Promise.reject(new Error('not used')) },
+        endpoints: { forReceiver: () => undefined },
+        clock,
+        ids: new IdGenerator(clock, new SeededRandom(7)),
+        events: new EventBus(),
+      });
+      const base = clock.now();
+      let n = 0;
+      const rec = (over: Partial<StoredReplay>): StoredReplay => ({
+        id: `rp_${++n}`,
+        accountId: 'acct_a',
+        logId: 'log_1',
+        endpointId: 'ep_1',
+        targetUrl: 'http://127.0.0.1:1/',
+        method: 'POST',
+        status: 200,
+        responseTime: 10,
+        error: null,
+        trigger: 'manual',
+        createdAt: base,
+        requestHeaders: [],
+        responseHeaders: [],
+        responseBody: Buffer.alloc(0),
+        responseTruncated: false,
+        ...over,
+      });
+      // Outside the window: must not count.
+      await service.record(rec({ createdAt: base - 1, responseTime: 9999 }));
+      const times = [5, 1, 9, 3, 7, 2, 8, 4, 6, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000];
+      for (const [i, t] of times.entries()) {
+        await service.record(
+          rec({
+            createdAt: base + i,
+            responseTime: t,
+            trigger: i % 4 === 0 ? 'forward' : 'manual',
+            status: i % 5 === 0 ? 500 : i % 7 === 0 ? null : 200,
+            error: i % 7 === 0 && i % 5 !== 0 ? { code: 'TARGET_TIMEOUT', message: 'x' } : null,
+          }),
+        );
+      }
+      // Another account: invisible.
+      await service.record(rec({ accountId: 'acct_b', createdAt: base + 1 }));
+
+      const s = await service.stats('acct_a', base);
+      assert.equal(s.total, 20);
+      assert.deepEqual(s.byTrigger, { forward: 5, manual: 15 });
+      // Failed: i % 5 === 0 (0,5,10,15) and i % 7 === 0 (7,14) -> 6.
+      assert.equal(s.failed, 6);
+      assert.equal(s.succeeded, 14);
+      const sorted = [...times].sort((a, b) => a - b);
+      assert.equal(s.p50Ms, sorted[9]);
+      assert.equal(s.p95Ms, sorted[18]);
+      assert.deepEqual(await service.stats('acct_c', base), { total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null });
+
+      const h = await service.history('acct_a', 'log_1', 3);
+      assert.deepEqual(h.map((r) => r.createdAt), [base + 19, base + 18, base + 17], 'newest first');
+      assert.equal(h[0]!.responseTime, 1000);
+      assert.equal((await service.history('acct_b', 'log_1')).length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
