@@ -9,7 +9,9 @@ import { registerDiagnose } from './commands/diagnose.ts';
 import { registerEndpoints } from './commands/endpoints.ts';
 import { registerExplain } from './commands/explain.ts';
 import { registerExport } from './commands/export.ts';
+import { registerHistory } from './commands/history.ts';
 import { registerLogs } from './commands/logs.ts';
+import { registerReplay } from './commands/replay.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
@@ -34,6 +36,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);
+  registerReplay(program, io, run);
+  registerHistory(program, io, run);
   registerShare(program, io, run);
   registerExport(program, io, run);
   registerDiagnose(program, io, run);

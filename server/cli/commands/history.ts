@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { ReplayHistoryEntry } from '../../replay/replay-types.ts';
+import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { parseIntFlag } from '../parse-flags.ts';
+import { colorsFor, formatDateTime, printJson, renderTable } from '../render.ts';
+import { statusWithText } from './replay.ts';
+
+interface HistoryOptions extends ClientOptions {
+  limit?: string;
+  offset?: string;
+}
+
+export function registerHistory(program: Command, io: CliIO, run: RunAction): void {
+  withClientOptions(
+    program
+      .command('history')
+      .description("A delivery's replays and forwards, newest first")
+      .argument('<logId>', 'log id (log_...)')
+      .option('--limit <n>', 'page size, 1 to 200 (default 50)')
+      .option('--offset <n>', 'skip this many (default 0)'),
+  ).action((logId: string, opts: HistoryOptions) => run(() => history(logId, opts, io)));
+}
+
+async function history(logId: string, opts: HistoryOptions, io: CliIO): Promise<number> {
+  const query = {
+    limit: opts.limit === undefined ? undefined : parseIntFlag(opts.limit, '--limit', 1, 200),
+    offset: opts.offset === undefined ? undefined : parseIntFlag(opts.offset, '--offset', 0, 100_000_000),
+  };
+  const api = await connect(opts, io);
+  const page = await api.get<{ history: ReplayHistoryEntry[]; total: number }>(`/api/replay/${encodeURIComponent(logId)}/history`, query);
+  if (opts.json) {
+    printJson(io, page);
+    return EXIT.ok;
+  }
+  if (page.history.length === 0) {
+    io.out(`No replays or forwards of ${logId} yet. Send one with: hookscope replay ${logId} --to URL`);
+    return EXIT.ok;
+  }
+  const c = colorsFor(io);
+  const rows = page.history.map((h) => [
+    formatDateTime(h.createdAt),
+    h.id,
+    h.trigger,
+    h.method,
+    h.targetUrl,
+    statusWithText(h.status, c),
+    `${h.responseTime} ms`,
+    h.error ? `${h.error.code}: ${h.error.message}` : '',
+  ]);
+  io.out(renderTable(['TIME', 'ID', 'TRIGGER', 'METHOD', 'TARGET', 'STATUS', 'TIME TAKEN', 'ERROR'], rows, c));
+  if (page.total > page.history.length) io.out(c.dim(`${page.history.length} of ${page.total}`));
+  return EXIT.ok;
+}
