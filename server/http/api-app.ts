@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AccountContext } from '../auth/account-context.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
-import { mapError } from './envelope.ts';
+import { isEngineFault, mapError } from './envelope.ts';
 import type { RouteSpec } from './route.ts';
 import { parseRequestPart } from './validate.ts';
 
@@ -33,7 +33,7 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const mapped = mapError(err);
-    if (mapped.status >= 500) deps.onError(err);
+    if (isEngineFault(err)) deps.onError(err);
     res.status(mapped.status).set(mapped.headers).json(mapped.body);
   });
   return app;

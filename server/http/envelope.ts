@@ -64,6 +64,15 @@ function mapBodyParserError(err: unknown): MappedError | null {
   }
 }
 
+/**
+ * Whether the engine should log this failure: anything unexpected, and a store
+ * that cannot write. A replay target that is down (502/504) is the user's news,
+ * answered to them, not an engine fault.
+ */
+export function isEngineFault(err: unknown): boolean {
+  return !(err instanceof AppError) || err.status === 500 || err.status === 503;
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, {

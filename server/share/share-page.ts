@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MethodNotAllowedError } from '../errors/app-errors.ts';
-import { mapError } from '../http/envelope.ts';
+import { isEngineFault, mapError } from '../http/envelope.ts';
 import type { RawHandler } from '../http/listeners.ts';
 import { renderErrorPage, renderSharePage, SHARE_PAGE_CSP } from './share-html.ts';
 import type { OpenedShare, ShareService } from './share-service.ts';
@@ -37,7 +37,7 @@ export function sharePageHandler(shares: ShareService, onError: (err: unknown) =
     const json = wantsJson(req);
     const fail = (err: unknown): void => {
       const mapped = mapError(err);
-      if (mapped.status >= 500) onError(err);
+      if (isEngineFault(err)) onError(err);
       const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
       if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
       else send(req, res, mapped.status, 'text/html; charset=utf-8', renderErrorPage(mapped.status, mapped.body.error.message), extra);

@@ -38,6 +38,9 @@ export class Journal {
   private dirty = false;
   private syncing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Set while the handle is being closed (rotate, close): the sync timer must not touch it. */
+  private swapping = false;
+  private closed = false;
   /** Bytes appended since the last rotation, used to trigger checkpoints by size. */
   bytesSinceRotate = 0;
 
@@ -60,6 +63,7 @@ export class Journal {
   }
 
   append(frame: Buffer): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The journal is closed.'));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ frame, resolve, reject });
       this.bytesSinceRotate += frame.length;
@@ -70,14 +74,21 @@ export class Journal {
   /** Closes the current segment (synced) and starts the next; returns the number of the closed one. */
   async rotate(): Promise<number> {
     await this.drain();
-    await this.syncing;
-    const closed = this.segment;
-    await this.handle.datasync();
-    await this.handle.close();
-    this.segment += 1;
-    this.bytesSinceRotate = 0;
-    await this.openSegment();
-    return closed;
+    this.swapping = true;
+    try {
+      await this.syncing;
+      const closed = this.segment;
+      await this.handle.datasync();
+      await this.handle.close();
+      this.segment += 1;
+      this.bytesSinceRotate = 0;
+      await this.openSegment();
+      return closed;
+    } finally {
+      this.swapping = false;
+      // Appends that arrived while the handle was swapped wait for the new segment.
+      if (this.pending.length > 0) this.scheduleFlush();
+    }
   }
 
   /** Deletes segments up to and including `upTo` (their content is in a snapshot now). */
@@ -90,14 +101,21 @@ export class Journal {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.drain();
+    this.swapping = true;
     await this.syncing;
     await this.handle.datasync().catch(() => undefined);
     await this.handle.close();
+    this.closed = true;
+    for (const p of this.pending.splice(0)) p.reject(new Error('The journal is closed.'));
   }
 
   /** Waits until nothing is pending or in flight. */
   async drain(): Promise<void> {
     while (this.writing || this.pending.length > 0) {
+      if (this.swapping) {
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
       if (!this.writing) this.flush();
       await this.writing?.catch(() => undefined);
     }
@@ -120,7 +138,7 @@ export class Journal {
   }
 
   private flush(): void {
-    if (this.writing || this.pending.length === 0) return;
+    if (this.writing || this.swapping || this.pending.length === 0) return;
     const group = this.pending;
     this.pending = [];
     this.writing = this.writeGroup(group).finally(() => {
@@ -154,7 +172,7 @@ export class Journal {
   }
 
   private async syncIfDirty(): Promise<void> {
-    if (!this.dirty || this.syncing) return;
+    if (!this.dirty || this.syncing || this.swapping) return;
     this.dirty = false;
     this.syncing = this.handle
       .datasync()
