@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { GoneError, NotFoundError } from '../errors/app-errors.ts';
-import { sendError, sendJson } from '../http/envelope.ts';
+import { isEngineFault, sendError, sendJson } from '../http/envelope.ts';
 import type { LogVerification, NewLog } from '../logs/log-types.ts';
 import type { Clock } from '../support/clock.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
@@ -38,7 +38,8 @@ export class Receiver {
   /** Handles any method on `/webhook/:endpointId[/...]`. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.receive(req, res).catch((e: unknown) => {
-      this.deps.onError(e);
+      // 404/410 are answers to the sender, not engine faults.
+      if (isEngineFault(e)) this.deps.onError(e);
       if (!res.headersSent) sendError(res, e);
       else res.destroy();
     });
