@@ -91,7 +91,7 @@ export class LocaltunnelProvider implements TunnelProvider {
       });
     } catch (e) {
       if (signal.aborted) throw e;
-      throw new Error(`Cannot reach the tunnel server ${o.host}: ${e instanceof Error ? e.message : String(e)}.`);
+      throw new Error(`Cannot reach the tunnel server ${o.host}: ${e instanceof Error ? e.message : String(e)}.`, { cause: e });
     }
     let body: unknown;
     try {

@@ -133,8 +133,14 @@ export class TunnelService {
       if (wasEnabled) await this.deps.supervisor.close();
     } else if (!wasEnabled || changed) {
       if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
-      const subdomain = await this.resolveWanted();
-      await this.deps.supervisor.expose({ host: this.host, subdomain, localPort: this.local.port, ...(this.local.host ? { localHost: this.local.host } : {}) });
+      const { subdomain, remembered } = await this.resolveWanted();
+      await this.deps.supervisor.expose({
+        host: this.host,
+        subdomain,
+        remembered,
+        localPort: this.local.port,
+        ...(this.local.host ? { localHost: this.local.host } : {}),
+      });
     }
     return this.status();
   }
@@ -165,13 +171,13 @@ export class TunnelService {
   }
 
   /** The explicit subdomain, else the one remembered for this host, else a fresh one (remembered at once). */
-  private async resolveWanted(): Promise<string> {
+  private async resolveWanted(): Promise<{ subdomain: string; remembered: boolean }> {
     const { memory, random } = this.deps;
-    let wanted = this.explicitSubdomain ?? this.wanted ?? (await memory.recall(this.host));
-    wanted ??= randomSubdomain(random);
+    const recalled = await memory.recall(this.host);
+    const wanted = this.explicitSubdomain ?? this.wanted ?? recalled ?? randomSubdomain(random);
     this.wanted = wanted;
     await memory.remember(this.host, wanted);
-    return wanted;
+    return { subdomain: wanted, remembered: wanted === recalled };
   }
 
   private async forget(): Promise<void> {

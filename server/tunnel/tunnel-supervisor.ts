@@ -19,6 +19,13 @@ export interface SupervisorTarget {
   localPort: number;
   /** Set only when the receiver is not reachable as `localhost`. */
   localHost?: string;
+  /**
+   * The subdomain was this install's before (remembered from an earlier run): if
+   * the server still holds it for a moment after our previous connection went
+   * away (the reference server keeps a tunnel 1 s after its last socket), a
+   * "taken" answer is retried a few times before falling back.
+   */
+  remembered?: boolean;
 }
 
 export interface SupervisorDeps {
@@ -35,6 +42,11 @@ export type StatusListener = (status: SupervisorStatus) => void;
 
 /** Reconnecting while our own previous connection still holds the name is retried this many times before falling back. */
 const RECLAIM_TRIES = 2;
+/** ...each after at least this long: the reference server forgets a tunnel 1 s after its last socket closed. */
+const RECLAIM_WAIT_MS = 1500;
+
+/** The server gave another name while ours is probably still held by our previous connection. */
+class StillHeldError extends Error {}
 
 /**
  * Keeps one tunnel open and says honestly how it is. The client library alone
@@ -126,10 +138,10 @@ export class TunnelSupervisor {
       );
       let notice: string | null = null;
       if (link.subdomain !== want) {
-        if (want === target.subdomain && this.heldWanted && this.reclaimTries < RECLAIM_TRIES) {
+        if (want === target.subdomain && (this.heldWanted || target.remembered) && this.reclaimTries < RECLAIM_TRIES) {
           // Our previous connection may still hold the name for the server's grace period.
           this.reclaimTries++;
-          throw new Error(`The subdomain "${want}" is still held on ${target.host}, probably by this engine's previous connection; retrying.`);
+          throw new StillHeldError(`The subdomain "${want}" is still held on ${target.host}, probably by this install's previous connection; retrying.`);
         }
         notice = `The subdomain "${want}" is taken on ${target.host} (another client holds it); using "${link.subdomain}" instead.`;
       }
@@ -162,7 +174,7 @@ export class TunnelSupervisor {
           message += ` Asking for a new random subdomain ("${this.asking}") next.`;
         }
       }
-      this.fail(gen, state, message);
+      this.fail(gen, state, message, e instanceof StillHeldError ? RECLAIM_WAIT_MS : 0);
     } finally {
       clearTimeout(timer);
       if (this.attemptAbort === ac) this.attemptAbort = null;
@@ -180,7 +192,7 @@ export class TunnelSupervisor {
       } catch (e) {
         if (signal.aborted) {
           const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-          throw new Error(`${reason} Last probe: ${e instanceof Error ? e.message : String(e)}`);
+          throw new Error(`${reason} Last probe: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
         }
       }
       await abortableDelay(200, signal);
@@ -229,11 +241,11 @@ export class TunnelSupervisor {
       .catch(this.deps.onError);
   }
 
-  private fail(gen: number, state: TunnelState, message: string): void {
+  private fail(gen: number, state: TunnelState, message: string, minDelayMs = 0): void {
     this.failures++;
     this.update({ state, url: null, lastError: message });
     const { backoffMinMs, backoffMaxMs } = this.deps.timings;
-    const delay = backoffDelay(this.failures, backoffMinMs, backoffMaxMs, this.deps.random);
+    const delay = Math.max(minDelayMs, backoffDelay(this.failures, backoffMinMs, backoffMaxMs, this.deps.random));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (gen === this.gen) this.startAttempt(gen);

@@ -25,12 +25,12 @@ export async function startTunnelServer(): Promise<TunnelServer> {
     child = c;
     let out = '';
     port = await new Promise<number>((resolve, reject) => {
-      c.stdout!.on('data', (chunk: Buffer) => {
+      c.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const m = /listening (\d+)/.exec(out);
         if (m) resolve(Number(m[1]));
       });
-      c.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      c.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
       c.once('exit', (code) => reject(new Error(`localtunnel server exited (${code}): ${out}`)));
     });
   };

