@@ -129,9 +129,11 @@ export class TunnelService {
     const wasEnabled = this.enabled;
     if (input.enabled !== undefined) this.enabled = input.enabled;
 
+    // Asking to enable a tunnel that is down retries now instead of waiting out the backoff.
+    const down = ['offline', 'error'].includes(this.deps.supervisor.status().state);
     if (!this.enabled) {
       if (wasEnabled) await this.deps.supervisor.close();
-    } else if (!wasEnabled || changed) {
+    } else if (!wasEnabled || changed || (input.enabled === true && down)) {
       if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
       const { subdomain, remembered } = await this.resolveWanted();
       await this.deps.supervisor.expose({
