@@ -6,7 +6,7 @@
  * - offline: the tunnel dropped or could not be reached (network, server down,
  *   timeout); the engine retries with backoff;
  * - error: the tunnel server answered but refused (or answered something that is
- *   not a localtunnel server); the engine still retries, at the backoff cap.
+ *   not a localtunnel server); the engine still retries with the same backoff.
  */
 export type TunnelState = 'disabled' | 'connecting' | 'online' | 'offline' | 'error';
 
