@@ -19,6 +19,11 @@ export class AccountsService {
     for (const id of await this.repo.allIds()) this.known.add(id);
   }
 
+  /** Every known account (engine-wide events such as the tunnel status go to each). */
+  ids(): string[] {
+    return [...this.known];
+  }
+
   async ensure(account: AccountContext): Promise<void> {
     if (this.known.has(account.id)) return;
     await this.repo.insertIfMissing(account.id, account.name, this.clock.now());

@@ -24,6 +24,7 @@ export interface EngineConfig {
   forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
   /** Optional LLM prose for analyses; null (the default) runs the rules alone. */
   remediation: { llm: LlmConfig | null };
+  tunnel: TunnelConfig;
 }
 
 /** An OpenAI-compatible chat completions server (e.g. a local model server). */
@@ -33,6 +34,28 @@ export interface LlmConfig {
   model: string;
   apiKey?: string;
   timeoutMs?: number;
+}
+
+/** The public URL through localtunnel (server/tunnel). */
+export interface TunnelConfig {
+  enabled: boolean;
+  /** The localtunnel server. */
+  host: string;
+  /** The subdomain to ask for; null = the one remembered in the data directory, else a fresh random one. */
+  subdomain: string | null;
+  /**
+   * Where the health probe connects instead of the public URL's own host (sending
+   * the public URL's Host header); null = the public URL itself. For self-hosted
+   * servers whose handed-out URLs do not resolve from this machine.
+   */
+  probeOrigin: string | null;
+  openTimeoutMs: number;
+  /** 0 turns the health probe off (online then means: a socket reached the server). */
+  probeIntervalMs: number;
+  probeTimeoutMs: number;
+  probeFailures: number;
+  backoffMinMs: number;
+  backoffMaxMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -51,6 +74,18 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   publicBaseUrl: null,
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
+  tunnel: {
+    enabled: false,
+    host: 'https://localtunnel.me',
+    subdomain: null,
+    probeOrigin: null,
+    openTimeoutMs: 20_000,
+    probeIntervalMs: 30_000,
+    probeTimeoutMs: 10_000,
+    probeFailures: 2,
+    backoffMinMs: 1_000,
+    backoffMaxMs: 30_000,
+  },
 };
 
 export const CONFIG_DOC = [
@@ -68,9 +103,15 @@ export const CONFIG_DOC = [
   { key: 'forward.initialBackoffMs', env: null, flag: null, default: '1s', description: 'first retry delay of the forward queue (doubles per failure)' },
   { key: 'forward.maxBackoffMs', env: null, flag: null, default: '60s', description: 'longest retry delay of the forward queue' },
   { key: 'forward.timeoutMs', env: null, flag: null, default: '30s', description: 'time a forward target has to answer one attempt' },
+  { key: 'tunnel.enabled', env: null, flag: '--tunnel / --no-tunnel', default: 'false', description: 'open a public URL through localtunnel (serve)' },
+  { key: 'tunnel.host', env: 'HOOKSCOPE_TUNNEL_HOST', flag: '--tunnel-host', default: 'https://localtunnel.me', description: 'localtunnel server' },
+  { key: 'tunnel.subdomain', env: null, flag: '--subdomain', default: '(remembered)', description: 'subdomain to ask for (4-63 lowercase letters and digits)' },
 ] as const;
 
+/** Tunnel subdomains we ask for (the localtunnel servers accept these). */
+const SUBDOMAIN_RE = /^[a-z0-9]{4,63}$/;
 const port = z.number().int().min(0).max(65535);
+const absoluteHttpUrl = z.string().refine(isHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
 const positiveInt = z.number().int().positive();
 const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
   if (typeof v === 'number') return v;
@@ -113,13 +154,27 @@ const FileSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  tunnel: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      host: absoluteHttpUrl.optional(),
+      subdomain: z.string().regex(SUBDOMAIN_RE, { error: 'must be 4-63 lowercase letters and digits' }).nullable().optional(),
+      probeOrigin: absoluteHttpUrl.nullable().optional(),
+      openTimeoutMs: duration.optional(),
+      probeIntervalMs: z.union([z.literal(0), duration]).optional(),
+      probeTimeoutMs: duration.optional(),
+      probeFailures: positiveInt.optional(),
+      backoffMinMs: duration.optional(),
+      backoffMaxMs: duration.optional(),
+    })
+    .optional(),
 });
 
 type FileConfig = z.output<typeof FileSchema>;
 
 export interface ConfigInput {
   dataDir: string;
-  flags?: { apiPort?: number; receiverPort?: number };
+  flags?: { apiPort?: number; receiverPort?: number; tunnel?: boolean; tunnelHost?: string; subdomain?: string };
   env?: NodeJS.ProcessEnv;
   file?: unknown;
 }
@@ -147,7 +202,20 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     return v;
   });
 
+  const envTunnelHost = fromEnv('HOOKSCOPE_TUNNEL_HOST', (v) => {
+    if (!isHttpUrl(v)) throw new Error(`must be an absolute http:// or https:// URL (got "${v}").`);
+    return v;
+  });
+  const flags = input.flags ?? {};
+  if (flags.tunnelHost !== undefined && !isHttpUrl(flags.tunnelHost)) {
+    throw new ValidationError(`--tunnel-host must be an absolute http:// or https:// URL (got "${flags.tunnelHost}").`, { source: '--tunnel-host' });
+  }
+  if (flags.subdomain !== undefined && !SUBDOMAIN_RE.test(flags.subdomain)) {
+    throw new ValidationError(`--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`, { source: '--subdomain' });
+  }
+
   const d = DEFAULT_CONFIG;
+  const ft = file.tunnel ?? {};
   return {
     ...d,
     dataDir: input.dataDir,
@@ -170,6 +238,18 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
     tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    tunnel: {
+      enabled: flags.tunnel ?? ft.enabled ?? d.tunnel.enabled,
+      host: flags.tunnelHost ?? envTunnelHost ?? ft.host ?? d.tunnel.host,
+      subdomain: flags.subdomain ?? ft.subdomain ?? d.tunnel.subdomain,
+      probeOrigin: ft.probeOrigin ?? d.tunnel.probeOrigin,
+      openTimeoutMs: ft.openTimeoutMs ?? d.tunnel.openTimeoutMs,
+      probeIntervalMs: ft.probeIntervalMs ?? d.tunnel.probeIntervalMs,
+      probeTimeoutMs: ft.probeTimeoutMs ?? d.tunnel.probeTimeoutMs,
+      probeFailures: ft.probeFailures ?? d.tunnel.probeFailures,
+      backoffMinMs: ft.backoffMinMs ?? d.tunnel.backoffMinMs,
+      backoffMaxMs: ft.backoffMaxMs ?? d.tunnel.backoffMaxMs,
+    },
     forward: {
       initialBackoffMs: file.forward?.initialBackoffMs ?? d.forward.initialBackoffMs,
       maxBackoffMs: file.forward?.maxBackoffMs ?? d.forward.maxBackoffMs,
@@ -198,6 +278,15 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
     ...(apiKey ? { apiKey } : {}),
     ...(file?.timeoutMs !== undefined ? { timeoutMs: file.timeoutMs } : {}),
   };
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 function parseFile(file: unknown): FileConfig {

@@ -57,6 +57,9 @@ import { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, systemClock, type Clock } from '../support/clock.ts';
 import { IdGenerator } from '../support/ids.ts';
 import { cryptoRandom, type Random } from '../support/random.ts';
+import { createTunnelService } from '../tunnel/create-tunnel.ts';
+import { tunnelRoutes } from '../tunnel/tunnel-routes.ts';
+import type { TunnelService } from '../tunnel/tunnel-service.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file.ts';
 import { readVersion } from './version.ts';
@@ -75,6 +78,8 @@ export interface Engine {
   readonly dataDir: string;
   /** Live events per account (what `/api/events` streams). */
   readonly events: EventBus;
+  /** The public URL through localtunnel. */
+  readonly tunnel: TunnelService;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
   /** The routes mounted on the API app, as Express holds them (for the contract test). */
@@ -177,6 +182,18 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await forwarder.start();
 
     const eventStreams = new EventStreamService({ bus: events, heartbeatMs: config.sseHeartbeatMs });
+    const runtimeInfo = { pid: process.pid, apiUrl: '', receiverUrl: '', publicUrl: urls.publicBase, startedAt: isoTime(clock.now()), version: version.version };
+    const tunnel = createTunnelService({
+      config: config.tunnel,
+      dataDir: config.dataDir,
+      urls,
+      events,
+      accounts,
+      clock,
+      random,
+      onPublicUrl: (publicUrl) => writeRuntimeFile(config.dataDir, { ...runtimeInfo, publicUrl }),
+      onError,
+    });
     const receiver = new Receiver({
       endpoints,
       logs,
@@ -187,6 +204,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
         forwarder,
         metricsObserver(metrics),
+        tunnel.observer,
       ],
     });
     let openapi: object | null = null;
@@ -201,6 +219,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays, urls, clock })),
       ...remediationRoutes(remediation),
       ...metricsRoutes(metrics),
+      ...tunnelRoutes(tunnel),
     ];
     const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
 
@@ -219,21 +238,20 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     urls.api = listeners.apiUrl;
     urls.receiver = listeners.receiverUrl;
 
-    await writeRuntimeFile(config.dataDir, {
-      pid: process.pid,
-      apiUrl: listeners.apiUrl,
-      receiverUrl: listeners.receiverUrl,
-      publicUrl: urls.publicBase,
-      startedAt: isoTime(clock.now()),
-      version: version.version,
-    });
+    runtimeInfo.apiUrl = listeners.apiUrl;
+    runtimeInfo.receiverUrl = listeners.receiverUrl;
+    await writeRuntimeFile(config.dataDir, runtimeInfo);
     cleanups.push(() => removeRuntimeFile(config.dataDir));
+    // The tunnel points at the receiver listener only; it closes first on stop.
+    await tunnel.start(listeners.receiverUrl, config.receiverHost);
+    cleanups.push(() => tunnel.stop());
 
     let stopping: Promise<void> | null = null;
     return {
       config,
       dataDir: config.dataDir,
       events,
+      tunnel,
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),

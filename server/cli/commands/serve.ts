@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConfigFile, resolveConfig } from '../../config/config.ts';
+import { loadConfigFile, resolveConfig, type ConfigInput } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { startEngine, type Engine } from '../../engine/engine.ts';
 import { readVersion } from '../../engine/version.ts';
@@ -22,18 +22,21 @@ export function registerServe(program: Command, io: CliIO, run: (action: () => P
     .option('--data-dir <dir>', 'data directory (default: $HOOKSCOPE_DATA_DIR or the OS data folder)')
     .option('--api-port <n>', 'API port on 127.0.0.1 (default 4680; 0 = any free port)')
     .option('--receiver-port <n>', 'receiver port (default 4681; 0 = any free port)')
-    .option('--tunnel', 'open a public URL through localtunnel')
-    .option('--no-tunnel', 'serve locally only (the default for now)')
-    .option('--tunnel-host <url>', 'localtunnel server to use')
-    .option('--subdomain <name>', 'subdomain to ask the tunnel server for')
+    .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
+    .option('--no-tunnel', 'serve locally only (the default for serve)')
+    .option('--tunnel-host <url>', 'localtunnel server (default $HOOKSCOPE_TUNNEL_HOST or https://localtunnel.me)')
+    .option('--subdomain <name>', 'subdomain to ask for, 4-63 lowercase letters and digits (default: the remembered one)')
     .action((opts: ServeOptions) => run(() => serve(opts, io)));
 }
 
 export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   const dataDir = resolveDataDir({ flag: opts.dataDir, env: io.env });
-  const flags: { apiPort?: number; receiverPort?: number } = {};
+  const flags: NonNullable<ConfigInput['flags']> = {};
   if (opts.apiPort !== undefined) flags.apiPort = parsePort(opts.apiPort, '--api-port');
   if (opts.receiverPort !== undefined) flags.receiverPort = parsePort(opts.receiverPort, '--receiver-port');
+  if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
+  if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
+  if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
   const config = resolveConfig({ dataDir, flags, env: io.env, file: await loadConfigFile(dataDir) });
 
   const engine = await startEngine(config);
@@ -42,12 +45,37 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   io.out(`  API        ${engine.apiUrl}   (127.0.0.1 only; send Authorization: Bearer <token>)`);
   io.out(`  Receiver   ${engine.receiverUrl}/webhook/<endpointId>`);
   io.out(`  Data       ${engine.dataDir}`);
-  if (opts.tunnel === true) {
-    io.out('  Tunnel     not available in this build yet; serving locally only');
-  }
+  if (config.tunnel.enabled) io.out(`  Tunnel     connecting to ${config.tunnel.host} (only the receiver is exposed)`);
   io.out(`  Token      npx hookscope token --data-dir ${quote(engine.dataDir)}`);
   io.out('Press Ctrl+C to stop.');
-  return waitForSignal(engine, io);
+  const unsubscribe = reportTunnel(engine, io);
+  try {
+    return await waitForSignal(engine, io);
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** One line whenever the public URL appears, changes or goes away (not on every retry). */
+function reportTunnel(engine: Engine, io: CliIO): () => void {
+  let shown: string | null = null;
+  let offlineSaid = false;
+  return engine.tunnel.subscribe((t) => {
+    if (t.state === 'online' && t.url && t.url !== shown) {
+      shown = t.url;
+      offlineSaid = false;
+      io.out(`  Public     ${t.url}/webhook/<endpointId>`);
+      if (t.lastError) io.out(`             ${t.lastError}`);
+      if (t.browserNotice) io.out(`             Note: ${t.browserNotice}`);
+    } else if ((t.state === 'offline' || t.state === 'error') && !offlineSaid) {
+      shown = null;
+      offlineSaid = true;
+      io.out(`  Tunnel     ${t.state}: ${t.lastError ?? 'disconnected'} Reconnecting...`);
+    } else if (t.state === 'disabled' && shown !== null) {
+      shown = null;
+      io.out('  Tunnel     disabled; serving locally only');
+    }
+  });
 }
 
 /** Stops cleanly (listeners, then a store checkpoint) on SIGINT/SIGTERM; a second signal forces exit. */

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { route, type RouteSpec } from '../http/route.ts';
+import { TunnelStatusSchema, UpdateTunnelBody } from './tunnel-schemas.ts';
+import type { TunnelService } from './tunnel-service.ts';
+
+export function tunnelRoutes(tunnel: TunnelService): RouteSpec[] {
+  const tag = 'Tunnel';
+  return [
+    route({
+      method: 'get',
+      path: '/api/tunnel',
+      summary: 'The public URL through localtunnel: state, url, last error, attempts',
+      tag,
+      responses: [{ status: 200, description: 'Tunnel status', data: TunnelStatusSchema }],
+      handler: async () => ({ data: tunnel.status() }),
+    }),
+    route<Record<string, never>, Record<string, never>, z.output<typeof UpdateTunnelBody>>({
+      method: 'post',
+      path: '/api/tunnel',
+      summary: 'Turn the tunnel on or off, or change its host or subdomain',
+      tag,
+      body: UpdateTunnelBody,
+      responses: [{ status: 200, description: 'Tunnel status after the change started', data: TunnelStatusSchema }],
+      handler: async ({ body }) => ({ data: await tunnel.update(body) }),
+    }),
+  ];
+}

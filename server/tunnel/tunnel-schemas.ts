@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { booleanLike, httpUrl } from '../http/schemas.ts';
+import { SUBDOMAIN_PATTERN } from './subdomain.ts';
+
+export const TunnelStatusSchema = z.object({
+  state: z.enum(['disabled', 'connecting', 'online', 'offline', 'error']),
+  enabled: z.boolean(),
+  url: z.string().nullable().meta({ description: 'The public base URL while online, else null.' }),
+  since: z.string().meta({ description: 'When the current state began (ISO 8601).' }),
+  lastError: z.string().nullable().meta({ description: 'The last problem, as a sentence (also set while online after a subdomain fallback).' }),
+  attempts: z.number().int().meta({ description: 'Connection attempts since the tunnel was enabled or last dropped.' }),
+  host: z.string().meta({ description: 'The localtunnel server.' }),
+  subdomain: z.string().nullable().meta({ description: 'The subdomain in use while online, else the one asked for.' }),
+  lastDeliveryAt: z.string().nullable().meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
+  browserNotice: z.string().nullable().meta({ description: 'While online through the public localtunnel service: what a browser visitor must do.' }),
+});
+
+const subdomain = z
+  .string({ error: 'subdomain must be a string or null.' })
+  .regex(SUBDOMAIN_PATTERN, { error: 'subdomain must be 4 to 63 lowercase letters and digits.' })
+  .nullable()
+  .meta({ description: 'The subdomain to ask for; null takes a fresh random one.' });
+
+export const UpdateTunnelBody = z
+  .object({
+    enabled: booleanLike('enabled').optional(),
+    host: httpUrl('host').optional().meta({ description: 'The localtunnel server, an absolute http(s) URL.' }),
+    subdomain: subdomain.optional(),
+  })
+  .refine((b) => b.enabled !== undefined || b.host !== undefined || b.subdomain !== undefined, {
+    error: 'Send at least one of enabled, host and subdomain.',
+  });

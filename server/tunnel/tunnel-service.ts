@@ -1,0 +1,209 @@
+import type { TunnelConfig } from '../config/config.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
+import type { BaseUrls } from '../support/base-urls.ts';
+import { isoTime, type Clock } from '../support/clock.ts';
+import type { Random } from '../support/random.ts';
+import type { SubdomainMemory } from './subdomain-memory.ts';
+import { isPublicLocaltunnel, normalizeHost, randomSubdomain } from './subdomain.ts';
+import type { TunnelSupervisor } from './tunnel-supervisor.ts';
+import type { SupervisorStatus, TunnelState } from './tunnel-types.ts';
+
+/** What `GET /api/tunnel` answers and the `tunnel.status` event carries. */
+export interface TunnelView {
+  state: TunnelState;
+  enabled: boolean;
+  /** The public base URL while online, else null. */
+  url: string | null;
+  since: string;
+  lastError: string | null;
+  attempts: number;
+  host: string;
+  subdomain: string | null;
+  /** When the last delivery that came through the tunnel was stored. */
+  lastDeliveryAt: string | null;
+  /** Set while online through the public localtunnel service: what a browser visitor meets. */
+  browserNotice: string | null;
+}
+
+export interface TunnelUpdate {
+  enabled?: boolean;
+  host?: string;
+  /** null = forget the wanted subdomain and take a fresh random one. */
+  subdomain?: string | null;
+}
+
+export interface TunnelServiceDeps {
+  config: TunnelConfig;
+  supervisor: TunnelSupervisor;
+  memory: SubdomainMemory;
+  urls: BaseUrls;
+  events: EventBus;
+  /** Every account, to push the engine-wide tunnel status to each. */
+  accounts: { ids(): string[] };
+  clock: Clock;
+  random: Random;
+  /** Keeps runtime.json's publicUrl current. */
+  onPublicUrl: (url: string | null) => Promise<void>;
+  onError: (err: unknown) => void;
+}
+
+export const BROWSER_NOTICE =
+  'The public localtunnel service shows browsers a warning page first (servers sending webhooks never see it): ' +
+  'a teammate opening a share link in a browser must enter the tunnel password, which is the public IP address ' +
+  'of the machine running Hookscope (shown at https://loca.lt/mytunnelpassword), or use the cURL, JSON or HAR export instead.';
+
+/**
+ * The engine's public URL: settings (on/off, host, subdomain), what the API and
+ * live events report, and the effects of the tunnel's state on the rest of the
+ * engine (endpoints' publicUrl through BaseUrls, runtime.json). The supervisor
+ * does the connecting; this class decides what to connect to.
+ */
+export class TunnelService {
+  private enabled = false;
+  private host: string;
+  /** Chosen by the user (config, --subdomain or the API); wins over the remembered one. */
+  private explicitSubdomain: string | null;
+  private wanted: string | null = null;
+  private local: { port: number; host?: string } | null = null;
+  private publicHostname: string | null = null;
+  private lastDeliveryAt: number | null = null;
+  private publishedUrl: string | null = null;
+  private runtimeWrites: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly fallbackPublicBase: string | null;
+
+  constructor(private readonly deps: TunnelServiceDeps) {
+    this.host = normalizeHost(deps.config.host);
+    this.explicitSubdomain = deps.config.subdomain;
+    this.fallbackPublicBase = deps.urls.publicBase;
+    this.publishedUrl = deps.urls.publicBase;
+    deps.supervisor.subscribe((s) => this.onStatus(s));
+  }
+
+  /** Called once the receiver listener is bound: the tunnel points there and only there. */
+  async start(receiverUrl: string, receiverHost: string): Promise<void> {
+    const port = Number(new URL(receiverUrl).port);
+    // The client connects to "localhost" unless told otherwise, and then keeps the
+    // sender's Host header (which the log should show); a receiver bound to a
+    // specific non-loopback address must be named, at the cost of that header.
+    const reachableAsLocalhost = ['127.0.0.1', 'localhost', '0.0.0.0', '::'].includes(receiverHost);
+    this.local = reachableAsLocalhost ? { port } : { port, host: receiverHost };
+    if (this.deps.config.enabled) await this.update({ enabled: true });
+  }
+
+  status(): TunnelView {
+    const s = this.deps.supervisor.status();
+    const online = s.state === 'online';
+    return {
+      state: s.state,
+      enabled: this.enabled,
+      url: s.url,
+      since: isoTime(s.since),
+      lastError: s.lastError,
+      attempts: s.attempts,
+      host: this.host,
+      subdomain: s.state === 'disabled' ? (this.explicitSubdomain ?? this.wanted) : s.subdomain,
+      lastDeliveryAt: this.lastDeliveryAt === null ? null : isoTime(this.lastDeliveryAt),
+      browserNotice: online && isPublicLocaltunnel(this.host, s.url) ? BROWSER_NOTICE : null,
+    };
+  }
+
+  /** Switches the tunnel on or off and changes its host or subdomain; a running tunnel reconnects with the new settings. */
+  async update(input: TunnelUpdate): Promise<TunnelView> {
+    let changed = false;
+    if (input.host !== undefined) {
+      const host = normalizeHost(input.host);
+      if (host !== this.host) {
+        this.host = host;
+        this.wanted = null;
+        changed = true;
+      }
+    }
+    if (input.subdomain !== undefined) {
+      this.explicitSubdomain = input.subdomain;
+      this.wanted = null;
+      if (input.subdomain === null) await this.forget();
+      changed = true;
+    }
+    const wasEnabled = this.enabled;
+    if (input.enabled !== undefined) this.enabled = input.enabled;
+
+    // Asking to enable a tunnel that is down retries now instead of waiting out the backoff.
+    const down = ['offline', 'error'].includes(this.deps.supervisor.status().state);
+    if (!this.enabled) {
+      if (wasEnabled) await this.deps.supervisor.close();
+    } else if (!wasEnabled || changed || (input.enabled === true && down)) {
+      if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
+      const { subdomain, remembered } = await this.resolveWanted();
+      await this.deps.supervisor.expose({
+        host: this.host,
+        subdomain,
+        remembered,
+        localPort: this.local.port,
+        ...(this.local.host ? { localHost: this.local.host } : {}),
+      });
+    }
+    return this.status();
+  }
+
+  /** Marks deliveries that arrived through the tunnel (their Host is the public URL's host). */
+  readonly observer: DeliveryObserver = {
+    stored: (d: StoredDelivery) => {
+      if (this.publicHostname === null) return;
+      const host = d.rawHeaders.find(([name]) => name.toLowerCase() === 'host')?.[1];
+      if (host !== undefined && hostnameOf(host) === this.publicHostname) this.lastDeliveryAt = d.receivedAt;
+    },
+  };
+
+  /** Calls the listener with the new status on every change (the CLI's public URL line); returns the unsubscribe. */
+  subscribe(listener: (view: TunnelView) => void): () => void {
+    return this.deps.supervisor.subscribe(() => listener(this.status()));
+  }
+
+  /** Sockets the tunnel holds to its server (0 when closed). */
+  socketCount(): number {
+    return this.deps.supervisor.socketCount();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.deps.supervisor.close();
+    await this.runtimeWrites;
+  }
+
+  /** The explicit subdomain, else the one remembered for this host, else a fresh one (remembered at once). */
+  private async resolveWanted(): Promise<{ subdomain: string; remembered: boolean }> {
+    const { memory, random } = this.deps;
+    const recalled = await memory.recall(this.host);
+    const wanted = this.explicitSubdomain ?? this.wanted ?? recalled ?? randomSubdomain(random);
+    this.wanted = wanted;
+    await memory.remember(this.host, wanted);
+    return { subdomain: wanted, remembered: wanted === recalled };
+  }
+
+  private async forget(): Promise<void> {
+    await this.deps.memory.remember(this.host, randomSubdomain(this.deps.random));
+  }
+
+  private onStatus(s: SupervisorStatus): void {
+    const { urls, events, accounts } = this.deps;
+    const url = s.state === 'online' ? s.url : null;
+    urls.publicBase = url ?? this.fallbackPublicBase;
+    this.publicHostname = url ? new URL(url).hostname : null;
+    if (urls.publicBase !== this.publishedUrl && !this.stopped) {
+      const next = urls.publicBase;
+      this.publishedUrl = next;
+      this.runtimeWrites = this.runtimeWrites.then(() => this.deps.onPublicUrl(next)).catch(this.deps.onError);
+    }
+    events.broadcast('tunnel.status', this.status(), accounts.ids());
+  }
+}
+
+function hostnameOf(hostHeader: string): string {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,298 @@
+import type { Clock } from '../support/clock.ts';
+import type { Random } from '../support/random.ts';
+import { backoffDelay } from './backoff.ts';
+import { probePublicUrl } from './health-probe.ts';
+import { randomSubdomain } from './subdomain.ts';
+import {
+  TunnelRefusedError,
+  type SupervisorStatus,
+  type TunnelLink,
+  type TunnelProvider,
+  type TunnelState,
+  type TunnelTimings,
+} from './tunnel-types.ts';
+
+export interface SupervisorTarget {
+  host: string;
+  /** The subdomain we want (asked for again on every reconnection). */
+  subdomain: string;
+  localPort: number;
+  /** Set only when the receiver is not reachable as `localhost`. */
+  localHost?: string;
+  /**
+   * The subdomain was this install's before (remembered from an earlier run): if
+   * the server still holds it for a moment after our previous connection went
+   * away (the reference server keeps a tunnel 1 s after its last socket), a
+   * "taken" answer is retried a few times before falling back.
+   */
+  remembered?: boolean;
+}
+
+export interface SupervisorDeps {
+  provider: TunnelProvider;
+  timings: TunnelTimings;
+  probeOrigin: string | null;
+  clock: Clock;
+  random: Random;
+  /** Where unexpected errors go (a bug, never a network failure). */
+  onError: (err: unknown) => void;
+}
+
+export type StatusListener = (status: SupervisorStatus) => void;
+
+/** Reconnecting while our own previous connection still holds the name is retried this many times before falling back. */
+const RECLAIM_TRIES = 2;
+/** ...each after at least this long: the reference server forgets a tunnel 1 s after its last socket closed. */
+const RECLAIM_WAIT_MS = 1500;
+
+/** The server gave another name while ours is probably still held by our previous connection. */
+class StillHeldError extends Error {}
+
+/**
+ * Keeps one tunnel open and says honestly how it is. The client library alone
+ * would crash on a forgotten tunnel, never retry, and hang while the server is
+ * down, so the supervisor: listens for every failure, time-limits each opening
+ * (registration, first socket, first probe), probes the public URL while
+ * online, and after any drop closes the link and opens a new one with
+ * exponential backoff and jitter. At most one link exists at a time: every
+ * asynchronous step carries the generation it started in and cleans up what it
+ * holds when a newer `expose`/`close` superseded it.
+ */
+export class TunnelSupervisor {
+  private gen = 0;
+  private target: SupervisorTarget | null = null;
+  private link: TunnelLink | null = null;
+  private inFlight: Promise<void> | null = null;
+  private attemptAbort: AbortController | null = null;
+  private probeAbort: AbortController | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private probeTimer: NodeJS.Timeout | null = null;
+  /** Consecutive failures, for the backoff. */
+  private failures = 0;
+  private probeMisses = 0;
+  /** What the next attempt asks for: the wanted subdomain, or a fresh one after the server refused it. */
+  private asking: string | null = null;
+  private heldWanted = false;
+  private reclaimTries = 0;
+  private current: SupervisorStatus;
+  private readonly listeners = new Set<StatusListener>();
+
+  constructor(private readonly deps: SupervisorDeps) {
+    this.current = { state: 'disabled', url: null, since: deps.clock.now(), lastError: null, attempts: 0, host: '', subdomain: null };
+  }
+
+  status(): SupervisorStatus {
+    return { ...this.current };
+  }
+
+  subscribe(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The current link's open sockets (0 when there is none): for tests and diagnostics. */
+  socketCount(): number {
+    return this.link?.socketCount() ?? 0;
+  }
+
+  /** Opens the tunnel, replacing any current one (new host or subdomain). Resolves once the first attempt started. */
+  async expose(target: SupervisorTarget): Promise<void> {
+    const gen = ++this.gen;
+    await this.teardown();
+    if (gen !== this.gen) return;
+    this.target = target;
+    this.asking = target.subdomain;
+    this.failures = 0;
+    this.heldWanted = false;
+    this.reclaimTries = 0;
+    this.update({ state: 'connecting', url: null, lastError: null, attempts: 0, host: target.host, subdomain: target.subdomain });
+    this.startAttempt(gen);
+  }
+
+  /** Closes the tunnel and everything it holds (sockets, timers, requests). */
+  async close(): Promise<void> {
+    const gen = ++this.gen;
+    await this.teardown();
+    if (gen !== this.gen) return;
+    this.target = null;
+    this.update({ state: 'disabled', url: null, lastError: null, attempts: 0 });
+  }
+
+  private startAttempt(gen: number): void {
+    this.inFlight = this.attempt(gen).catch(this.deps.onError);
+  }
+
+  private async attempt(gen: number): Promise<void> {
+    const target = this.target!;
+    const want = this.asking ?? target.subdomain;
+    const { timings } = this.deps;
+    this.update({ state: 'connecting', url: null, attempts: this.current.attempts + 1, subdomain: want });
+    const ac = new AbortController();
+    this.attemptAbort = ac;
+    const timer = setTimeout(() => ac.abort(new Error(`The tunnel did not open within ${timings.openTimeoutMs} ms.`)), timings.openTimeoutMs);
+    let link: TunnelLink | null = null;
+    try {
+      link = await this.deps.provider.expose(
+        { host: target.host, subdomain: want, localPort: target.localPort, ...(target.localHost ? { localHost: target.localHost } : {}) },
+        ac.signal,
+      );
+      let notice: string | null = null;
+      if (link.subdomain !== want) {
+        if (want === target.subdomain && (this.heldWanted || target.remembered) && this.reclaimTries < RECLAIM_TRIES) {
+          // Our previous connection may still hold the name for the server's grace period.
+          this.reclaimTries++;
+          throw new StillHeldError(`The subdomain "${want}" is still held on ${target.host}, probably by this install's previous connection; retrying.`);
+        }
+        notice = `The subdomain "${want}" is taken on ${target.host} (another client holds it); using "${link.subdomain}" instead.`;
+      }
+      link.onDrop((reason) => ac.abort(new Error(reason)));
+      if (timings.probeIntervalMs > 0) await this.firstProbe(link, ac.signal);
+      if (gen !== this.gen) return;
+      const online = link;
+      link = null; // owned by the supervisor from here
+      this.link = online;
+      this.failures = 0;
+      this.probeMisses = 0;
+      if (online.subdomain === target.subdomain) {
+        this.heldWanted = true;
+        this.reclaimTries = 0;
+      }
+      online.onDrop((reason) => this.lost(gen, online, reason));
+      this.update({ state: 'online', url: online.url, subdomain: online.subdomain, lastError: notice });
+      this.scheduleProbe(gen, online);
+    } catch (e) {
+      if (link) await link.close();
+      link = null;
+      if (gen !== this.gen) return;
+      let message = e instanceof Error ? e.message : String(e);
+      let state: TunnelState = 'offline';
+      if (e instanceof TunnelRefusedError) {
+        state = 'error';
+        if (want === target.subdomain && e.status >= 400 && e.status < 500) {
+          // The wanted name is refused (taken, reserved, invalid there): fall back to a fresh one.
+          this.asking = randomSubdomain(this.deps.random);
+          message += ` Asking for a new random subdomain ("${this.asking}") next.`;
+        }
+      }
+      this.fail(gen, state, message, e instanceof StillHeldError ? RECLAIM_WAIT_MS : 0);
+    } finally {
+      clearTimeout(timer);
+      if (this.attemptAbort === ac) this.attemptAbort = null;
+      if (link) await link.close();
+    }
+  }
+
+  /** The first probe is retried until it passes or the opening's time limit aborts it. */
+  private async firstProbe(link: TunnelLink, signal: AbortSignal): Promise<void> {
+    const { timings, probeOrigin } = this.deps;
+    for (;;) {
+      try {
+        await probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal });
+        return;
+      } catch (e) {
+        if (signal.aborted) {
+          const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+          throw new Error(`${reason} Last probe: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        }
+      }
+      await abortableDelay(200, signal);
+    }
+  }
+
+  private scheduleProbe(gen: number, link: TunnelLink): void {
+    const { timings, probeOrigin } = this.deps;
+    if (timings.probeIntervalMs <= 0) return;
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = null;
+      const ac = new AbortController();
+      this.probeAbort = ac;
+      probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal: ac.signal }).then(
+        () => {
+          this.probeMisses = 0;
+          return true;
+        },
+        (e: unknown) => {
+          if (gen !== this.gen || this.link !== link) return false;
+          if (++this.probeMisses >= timings.probeFailures) {
+            this.lost(gen, link, e instanceof Error ? e.message : String(e));
+            return false;
+          }
+          return true;
+        },
+      ).then((again) => {
+        if (this.probeAbort === ac) this.probeAbort = null;
+        if (again && gen === this.gen && this.link === link) this.scheduleProbe(gen, link);
+      }, this.deps.onError);
+    }, timings.probeIntervalMs);
+  }
+
+  /** The link dropped while online: close it, say so, and reconnect after the backoff. */
+  private lost(gen: number, link: TunnelLink, reason: string): void {
+    if (gen !== this.gen || this.link !== link) return;
+    this.link = null;
+    this.clearTimers();
+    this.update({ state: 'offline', url: null, lastError: reason, attempts: 0, subdomain: this.target?.subdomain ?? null });
+    this.asking = this.target?.subdomain ?? null;
+    this.inFlight = link
+      .close()
+      .then(() => {
+        if (gen === this.gen) this.fail(gen, 'offline', reason);
+      })
+      .catch(this.deps.onError);
+  }
+
+  private fail(gen: number, state: TunnelState, message: string, minDelayMs = 0): void {
+    this.failures++;
+    this.update({ state, url: null, lastError: message });
+    const { backoffMinMs, backoffMaxMs } = this.deps.timings;
+    const delay = Math.max(minDelayMs, backoffDelay(this.failures, backoffMinMs, backoffMaxMs, this.deps.random));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (gen === this.gen) this.startAttempt(gen);
+    }, delay);
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.retryTimer = this.probeTimer = null;
+    this.probeAbort?.abort(new Error('cancelled'));
+    this.probeAbort = null;
+  }
+
+  /** Stops whatever runs: timers, the attempt in flight, the probe, the link; waits until they are gone. */
+  private async teardown(): Promise<void> {
+    this.clearTimers();
+    this.attemptAbort?.abort(new Error('cancelled'));
+    const link = this.link;
+    this.link = null;
+    await Promise.all([link?.close(), this.inFlight]);
+  }
+
+  private update(patch: Partial<SupervisorStatus>): void {
+    const next = { ...this.current, ...patch };
+    const same = (Object.keys(next) as (keyof SupervisorStatus)[]).every((k) => next[k] === this.current[k]);
+    if (same) return;
+    if (next.state !== this.current.state) next.since = this.deps.clock.now();
+    this.current = next;
+    for (const l of [...this.listeners]) {
+      try {
+        l(this.status());
+      } catch (e) {
+        this.deps.onError(e);
+      }
+    }
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { systemClock } from '../../server/support/clock.ts';
+import { SeededRandom } from '../../server/support/random.ts';
+import { TunnelSupervisor } from '../../server/tunnel/tunnel-supervisor.ts';
+import type { ExposeOptions, SupervisorStatus, TunnelLink, TunnelProvider } from '../../server/tunnel/tunnel-types.ts';
+
+/**
+ * A laptop that slept, or a network that silently stopped carrying the
+ * tunnel's sockets: nothing errors, the public URL just stops answering. That
+ * cannot be produced on loopback with the real client, so the provider here is
+ * a stand-in (FakeSleepyProvider) whose links never report a drop; the health
+ * probe is real HTTP against a loopback server playing the public URL.
+ */
+class FakeSleepyProvider implements TunnelProvider {
+  open = 0;
+  maxOpen = 0;
+  exposed: string[] = [];
+  async expose(o: ExposeOptions): Promise<TunnelLink> {
+    this.exposed.push(o.subdomain);
+    this.open++;
+    this.maxOpen = Math.max(this.maxOpen, this.open);
+    let closed = false;
+    return {
+      url: `http://${o.subdomain}.localhost`,
+      subdomain: o.subdomain,
+      onDrop: () => undefined,
+      socketCount: () => (closed ? 0 : 1),
+      close: async () => {
+        if (!closed) this.open--;
+        closed = true;
+      },
+    };
+  }
+}
+
+test('the probe notices a public URL that stopped answering, and the supervisor replaces the link (never two at once)', async () => {
+  let healthy = true;
+  let probes = 0;
+  const publicSide = createServer((req, res) => {
+    probes++;
+    assert.equal(req.headers['bypass-tunnel-reminder'], '1');
+    assert.equal(req.headers.host, 'sleepyname1.localhost');
+    if (healthy && req.url === '/healthz') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data: { status: 'ok' } }));
+    } else {
+      res.statusCode = 504;
+      res.end('Gateway timeout');
+    }
+  });
+  await new Promise<void>((r) => publicSide.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(publicSide.address() as AddressInfo).port}`;
+
+  const provider = new FakeSleepyProvider();
+  const supervisor = new TunnelSupervisor({
+    provider,
+    timings: { openTimeoutMs: 2000, probeIntervalMs: 20, probeTimeoutMs: 1000, probeFailures: 2, backoffMinMs: 10, backoffMaxMs: 40 },
+    probeOrigin: origin,
+    clock: systemClock,
+    random: new SeededRandom(1),
+    onError: (e) => assert.fail(String(e)),
+  });
+  const seen: SupervisorStatus[] = [];
+  supervisor.subscribe((s) => seen.push(s));
+  const until = async (what: string, ok: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 20_000;
+    while (!ok()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+
+  try {
+    await supervisor.expose({ host: 'http://tunnel.invalid', subdomain: 'sleepyname1', localPort: 1 });
+    await until('online', () => supervisor.status().state === 'online');
+    const probesOnline = probes;
+    await until('a periodic probe', () => probes > probesOnline);
+
+    healthy = false;
+    await until('offline', () => supervisor.status().state === 'offline');
+    assert.match(supervisor.status().lastError!, /answered HTTP 504 instead of this engine's health check/);
+    assert.equal(supervisor.status().url, null);
+
+    healthy = true;
+    await until('online again', () => supervisor.status().state === 'online' && provider.exposed.length >= 2);
+    assert.equal(provider.maxOpen, 1, 'the old link is closed before a new one opens');
+    assert.equal(provider.open, 1);
+    assert.deepEqual([...new Set(provider.exposed)], ['sleepyname1'], 'the same subdomain is asked for again');
+    const states = seen.map((s) => s.state).join(' ');
+    assert.match(states, /connecting online .*offline .*connecting .*online/);
+  } finally {
+    await supervisor.close();
+    await new Promise<void>((r) => publicSide.close(() => r()));
+  }
+  assert.equal(provider.open, 0);
+  assert.equal(supervisor.status().state, 'disabled');
+});
