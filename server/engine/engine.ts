@@ -144,7 +144,15 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const accounts = new AccountsService(new AccountsRepository(store), clock);
     const logs = new LogsService(new LogsRepository(store, config.retention), ids);
     const events = new EventBus({ now: () => clock.now() });
-    const shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random });
+    // `tunnel` is built below; the notice is only asked for on requests, after start-up.
+    const shares = new ShareService({
+      repo: new ShareRepository(store),
+      logs,
+      urls,
+      clock,
+      random,
+      browserNotice: () => tunnel.status().browserNotice,
+    });
     const endpoints: EndpointsService = new EndpointsService({
       repo: new EndpointsRepository(store),
       clock,

@@ -23,6 +23,7 @@ export const ShareSchema = z
     expiresInHours: z.number(),
     redacted: z.boolean(),
     localOnly: z.boolean(),
+    browserNotice: z.string().nullable(),
     createdAt: z.string(),
   })
   .meta({ id: 'Share' });

@@ -17,6 +17,12 @@ export interface ShareServiceDeps {
   urls: BaseUrls;
   clock: Clock;
   random: Random;
+  /**
+   * What a browser visitor of the public URL must know (the localtunnel service's
+   * warning page and password), or null; asked at each create, since the tunnel
+   * comes and goes.
+   */
+  browserNotice?: () => string | null;
 }
 
 /** A shared log as its page shows it. */
@@ -56,6 +62,7 @@ export class ShareService {
       expiresInHours: input.expiresInHours,
       redacted: input.redact,
       localOnly: this.deps.urls.publicBase === null,
+      browserNotice: this.deps.urls.publicBase === null ? null : (this.deps.browserNotice?.() ?? null),
       createdAt: isoTime(now),
     };
   }

@@ -23,5 +23,7 @@ export interface ShareView {
   redacted: boolean;
   /** No tunnel is online: the link points at this machine's receiver and works only here. */
   localOnly: boolean;
+  /** Set when browsers meet a warning page on the public URL (localtunnel): what the teammate must do, or the exports to use instead. */
+  browserNotice: string | null;
   createdAt: string;
 }

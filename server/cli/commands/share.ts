@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ShareView as Share } from '../../share/share-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { colorsFor, formatDateTime, printJson } from '../render.ts';
@@ -8,16 +9,6 @@ interface ShareOptions extends ClientOptions {
   revoke?: boolean;
   /** Commander's `--no-redact` sets this to false. */
   redact: boolean;
-}
-
-interface Share {
-  logId: string;
-  url: string;
-  expiresAt: string;
-  expiresInHours: number;
-  redacted: boolean;
-  localOnly: boolean;
-  createdAt: string;
 }
 
 export function registerShare(program: Command, io: CliIO, run: RunAction): void {
@@ -59,6 +50,10 @@ async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<numb
     ),
   );
   if (link.localOnly) io.err(c.yellow('The tunnel is offline: this link only works on this machine.'));
+  if (link.localOnly || link.browserNotice) {
+    if (link.browserNotice) io.err(c.yellow(link.browserNotice));
+    io.err(`Or send the delivery itself: hookscope export ${link.logId} --format curl|json|har --out FILE`);
+  }
   return EXIT.ok;
 }
 
