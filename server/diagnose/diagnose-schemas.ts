@@ -26,6 +26,8 @@ export const DiagnosisSchema = z
     recentReplays: z.array(
       z.object({
         id: z.string(),
+        logId: z.string(),
+        endpointId: z.string(),
         targetUrl: z.string(),
         method: z.string(),
         status: z.number().nullable(),

@@ -8,7 +8,7 @@ import type { LogDetail, LogSummary } from '../logs/log-types.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import { headerObject } from '../support/headers.ts';
 import { verify } from '../receiver/verifiers/verifier-registry.ts';
-import type { ReplayReader } from '../replay/replay-types.ts';
+import { historyEntry, type ReplayReader } from '../replay/replay-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import { checkDestination } from './destination-checks.ts';
@@ -47,16 +47,7 @@ export class DiagnoseService {
       reconstruction: { url, curl: buildCurl(d, url), http: httpForDisplay(d, url) },
       verification: { stored: d.verification, now: this.verifyNow(account, d) },
       destination: dest ? await checkDestination(dest.url, dest.source, this.timeouts) : null,
-      recentReplays: history.map((r) => ({
-        id: r.id,
-        targetUrl: r.targetUrl,
-        method: r.method,
-        status: r.status,
-        responseTime: r.responseTime,
-        error: r.error,
-        trigger: r.trigger,
-        createdAt: isoTime(r.createdAt),
-      })),
+      recentReplays: history.map(historyEntry),
     };
   }
 

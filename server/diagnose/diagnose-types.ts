@@ -1,6 +1,6 @@
 import type { LogSummary } from '../logs/log-types.ts';
 import type { VerificationResult } from '../receiver/verifiers/verifier-types.ts';
-import type { ReplayTrigger } from '../replay/replay-types.ts';
+import type { ReplayHistoryEntry } from '../replay/replay-types.ts';
 
 export interface ProbeTimeouts {
   dnsMs: number;
@@ -24,16 +24,8 @@ export interface DestinationChecks {
   http: ProbeStep & { status: number | null; method: 'HEAD' | 'GET' | null };
 }
 
-export interface RecentReplay {
-  id: string;
-  targetUrl: string;
-  method: string;
-  status: number | null;
-  responseTime: number;
-  error: { code: string; message: string } | null;
-  trigger: ReplayTrigger;
-  createdAt: string;
-}
+/** A replay of the log, newest first, as the replay history shows it. */
+export type RecentReplay = ReplayHistoryEntry;
 
 export interface Diagnosis {
   log: LogSummary;

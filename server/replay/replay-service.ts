@@ -11,7 +11,7 @@ import {
 import type { EventBus } from '../events/event-bus.ts';
 import type { LogDetail } from '../logs/log-types.ts';
 import { sign } from '../receiver/verifiers/signer-registry.ts';
-import { isoTime, type Clock } from '../support/clock.ts';
+import type { Clock } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { ForwardQueueRepository } from './forward-queue-repository.ts';
@@ -21,6 +21,7 @@ import { diffReplays, type ReplayDiff } from './replay-diff.ts';
 import type { ReplayRepository } from './replay-repository.ts';
 import { percentile } from './percentile.ts';
 import {
+  historyEntry,
   replayFailed,
   type BodyEncoding,
   type HeaderPairs,
@@ -139,7 +140,7 @@ export class ReplayService implements ReplayReader {
     this.insertsSinceEviction = (this.insertsSinceEviction + 1) % EVICT_EVERY;
     await this.deps.repo.insert(r, this.insertsSinceEviction === 0 ? this.maxHistory : null);
     // The entry, not the detail: events are kept for resume, and response bodies would bloat that buffer.
-    this.deps.events.publish(r.accountId, 'replay.completed', entry(r));
+    this.deps.events.publish(r.accountId, 'replay.completed', historyEntry(r));
     return r;
   }
 
@@ -152,7 +153,7 @@ export class ReplayService implements ReplayReader {
     const { rows, total } = await this.deps.repo.forLog(account.id, logId, limit, offset);
     // History rows exist only for the account's own logs; with none, tell a missing log from an unreplayed one.
     if (total === 0) await this.deps.logs.get(account, logId);
-    return { history: rows.map(entry), total };
+    return { history: rows.map(historyEntry), total };
   }
 
   async get(account: AccountContext, logId: string, replayId: string): Promise<ReplayDetail> {
@@ -258,25 +259,10 @@ function contractRecord(r: StoredReplay): ReplayRecord {
   };
 }
 
-export function entry(r: StoredReplay): ReplayHistoryEntry {
-  return {
-    id: r.id,
-    logId: r.logId,
-    endpointId: r.endpointId,
-    targetUrl: r.targetUrl,
-    method: r.method,
-    status: r.status,
-    responseTime: r.responseTime,
-    error: r.error,
-    trigger: r.trigger,
-    createdAt: isoTime(r.createdAt),
-  };
-}
-
 export function detail(r: StoredReplay): ReplayDetail {
   const body = encodeBody(r.responseBody, r.responseTruncated);
   return {
-    ...entry(r),
+    ...historyEntry(r),
     requestHeaders: r.requestHeaders,
     responseHeaders: { ...headerObject(r.responseHeaders) },
     responseRawHeaders: r.responseHeaders,

@@ -3,6 +3,8 @@
  * (metrics, remediation, diagnose). They depend on these types and on
  * ReplayReader, never on replay's tables.
  */
+import type { HeaderPairs } from '../logs/log-types.ts';
+import { isoTime } from '../support/clock.ts';
 
 /** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
 export type ReplayTrigger = 'manual' | 'forward';
@@ -54,7 +56,7 @@ export interface ReplayReader {
 
 // ---- Below: replay's own shapes (the API's and the repository's), not part of the contract above.
 
-export type HeaderPairs = [string, string][];
+export type { HeaderPairs };
 export type BodyEncoding = 'utf8' | 'base64';
 
 /** A record as stored: the contract's fields plus what was sent and what came back. */
@@ -78,6 +80,22 @@ export interface ReplayHistoryEntry {
   error: ReplayFailure | null;
   trigger: ReplayTrigger;
   createdAt: string;
+}
+
+/** A history entry as the API shows it (replay history, `replay.completed` events, diagnose's recent replays). */
+export function historyEntry(r: ReplayRecord): ReplayHistoryEntry {
+  return {
+    id: r.id,
+    logId: r.logId,
+    endpointId: r.endpointId,
+    targetUrl: r.targetUrl,
+    method: r.method,
+    status: r.status,
+    responseTime: r.responseTime,
+    error: r.error,
+    trigger: r.trigger,
+    createdAt: isoTime(r.createdAt),
+  };
 }
 
 /** One replay with what was sent and the target's response (capped). */
