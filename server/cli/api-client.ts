@@ -112,13 +112,7 @@ export class ApiClient {
     });
     const text = await res.text();
     if (res.ok) return text;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    throw toApiError(res.status, parsed);
+    throw toApiError(res.status, parseJson(text));
   }
 
   /** Opens `GET /api/events` (fetch, so the Authorization header is sent); the caller reads the body. */
@@ -126,16 +120,7 @@ export class ApiClient {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     const res = await this.fetch(this.url('/api/events'), { headers, signal });
-    if (!res.ok) {
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      throw toApiError(res.status, parsed);
-    }
+    if (!res.ok) throw toApiError(res.status, parseJson(await res.text()));
     return res;
   }
 
@@ -154,6 +139,15 @@ export class ApiClient {
       const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
       throw new EngineNotRunningError(this.dataDir, `${this.baseUrl} does not answer: ${cause}`);
     }
+  }
+}
+
+/** An error body that is not JSON (a proxy's page, say) still becomes an ApiError, from the status alone. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -49,11 +49,14 @@ export interface TunnelConfig {
    * servers whose handed-out URLs do not resolve from this machine.
    */
   probeOrigin: string | null;
+  /** Registration, first socket and first successful probe must all fit in this. */
   openTimeoutMs: number;
-  /** 0 turns the health probe off (online then means: a socket reached the server). */
+  /** How often the public URL is probed while online; 0 turns the probe off (online then means: a socket reached the server). */
   probeIntervalMs: number;
   probeTimeoutMs: number;
+  /** Consecutive failed probes that count as a drop. */
   probeFailures: number;
+  /** Reconnection backoff bounds (doubling, with jitter). */
   backoffMinMs: number;
   backoffMaxMs: number;
 }

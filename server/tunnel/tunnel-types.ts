@@ -1,3 +1,4 @@
+import type { TunnelConfig } from '../config/config.ts';
 /**
  * The tunnel's states, as `GET /api/tunnel` and the `tunnel.status` event report them:
  * - disabled: switched off;
@@ -68,14 +69,8 @@ export interface SupervisorStatus {
   subdomain: string | null;
 }
 
-export interface TunnelTimings {
-  /** Registration, first socket and first successful probe must all fit in this. */
-  openTimeoutMs: number;
-  /** How often the public URL is probed while online (0 disables the periodic probe). */
-  probeIntervalMs: number;
-  probeTimeoutMs: number;
-  /** Consecutive failed probes that count as a drop. */
-  probeFailures: number;
-  backoffMinMs: number;
-  backoffMaxMs: number;
-}
+/** The timings of the tunnel's configuration (documented there). */
+export type TunnelTimings = Pick<
+  TunnelConfig,
+  'openTimeoutMs' | 'probeIntervalMs' | 'probeTimeoutMs' | 'probeFailures' | 'backoffMinMs' | 'backoffMaxMs'
+>;
