@@ -19,7 +19,7 @@ import { encodeBody, NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type S
 import { buildHeaders, headerValue, type HeaderOverrides } from './outgoing-request.ts';
 import { diffReplays, type ReplayDiff } from './replay-diff.ts';
 import type { ReplayRepository } from './replay-repository.ts';
-import { percentile } from './percentile.ts';
+import { percentile } from '../support/percentile.ts';
 import {
   historyEntry,
   replayFailed,
@@ -191,8 +191,8 @@ export class ReplayService implements ReplayReader {
       succeeded: rows.length - failed,
       failed,
       byTrigger,
-      p50Ms: percentile(times, 50),
-      p95Ms: percentile(times, 95),
+      p50Ms: percentile(times, 0.5),
+      p95Ms: percentile(times, 0.95),
     };
   }
 

@@ -10,3 +10,9 @@ export function nearestRank(p: number, n: number): number {
   // Round away float noise first (0.07 * 100 is 7.000000000000001) so the ceil is the intended one.
   return Math.min(n, Math.max(1, Math.ceil(Math.round(p * n * 1e9) / 1e9)));
 }
+
+/** The p-th percentile (0..1) of values sorted ascending, by nearest rank; null for no values. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[nearestRank(p, sorted.length) - 1]!;
+}

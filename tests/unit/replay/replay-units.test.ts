@@ -5,7 +5,7 @@ import { EventBus } from '../../../server/events/event-bus.ts';
 import { backoffDelay } from '../../../server/replay/backoff.ts';
 import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
 import { buildHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
-import { percentile } from '../../../server/replay/percentile.ts';
+import { percentile } from '../../../server/support/percentile.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
 import { ReplayRepository } from '../../../server/replay/replay-repository.ts';
 import { ReplayService } from '../../../server/replay/replay-service.ts';
@@ -24,13 +24,13 @@ after(async () => {
 describe('percentile (nearest rank)', () => {
   test('exact values, no interpolation', () => {
     const v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    assert.equal(percentile(v, 50), 5);
-    assert.equal(percentile(v, 95), 10);
-    assert.equal(percentile([7], 50), 7);
-    assert.equal(percentile([], 50), null);
+    assert.equal(percentile(v, 0.5), 5);
+    assert.equal(percentile(v, 0.95), 10);
+    assert.equal(percentile([7], 0.5), 7);
+    assert.equal(percentile([], 0.5), null);
     const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
-    assert.equal(percentile(hundred, 95), 95);
-    assert.equal(percentile(hundred, 50), 50);
+    assert.equal(percentile(hundred, 0.95), 95);
+    assert.equal(percentile(hundred, 0.5), 50);
   });
 });
 
