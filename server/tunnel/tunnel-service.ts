@@ -144,6 +144,8 @@ export class TunnelService {
         ...(this.local.host ? { localHost: this.local.host } : {}),
       });
     }
+    // runtime.json follows before the answer, so a CLI reading it next sees the change.
+    await this.runtimeWrites;
     return this.status();
   }
 
