@@ -1,0 +1,38 @@
+// The part of autocannon's programmatic API the benchmarks use (the package ships no types).
+declare module 'autocannon' {
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeout?: number;
+    overallRate?: number;
+  }
+  interface Histogram {
+    average: number;
+    mean: number;
+    max: number;
+    min: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
+    total: number;
+  }
+  interface Result {
+    duration: number;
+    requests: Histogram;
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+  }
+  /** The run; also stoppable early (then it resolves with what was measured so far). */
+  function autocannon(opts: Options): Promise<Result> & { stop(): void };
+  export default autocannon;
+}

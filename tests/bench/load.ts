@@ -1,0 +1,64 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  /** 2xx answers per second over the measured run. */
+  rps: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p99: number;
+  max: number;
+  seconds: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  /** The upper bound of the run. */
+  seconds: number;
+  body: string;
+  /** Ends the run sooner once settled. */
+  stopWhen?: Promise<unknown>;
+  /** Requests per second over all connections; as fast as answers come when absent. */
+  rate?: number;
+}
+
+/** A JSON body of exactly `bytes` bytes, shaped like a webhook event. */
+export function webhookBody(bytes = 1024): string {
+  const head = '{"id":"evt_bench","type":"invoice.paid","data":{"amount":4200,"currency":"usd","note":"';
+  const tail = '"}}';
+  return head + 'x'.repeat(bytes - head.length - tail.length) + tail;
+}
+
+/**
+ * POSTs `body` at `url` from `connections` keep-alive connections for `seconds`
+ * (autocannon stops by itself), or until `stopWhen` settles if that is sooner. Latencies are autocannon's, in whole ms, of 2xx answers.
+ */
+export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResult> {
+  if (!url.startsWith('http://127.0.0.1:')) throw new Error(`benchmarks send to loopback only, not ${url}`);
+  const run = autocannon({
+    url,
+    method: 'POST',
+    connections: opts.connections,
+    duration: opts.seconds,
+    timeout: 10,
+    headers: { 'content-type': 'application/json' },
+    body: opts.body,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+  });
+  // `seconds` stays the upper bound; stopWhen only ends the run sooner.
+  opts.stopWhen?.then(() => run.stop(), () => run.stop());
+  const r = await run;
+  return {
+    rps: r['2xx'] / r.duration,
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    seconds: r.duration,
+  };
+}

@@ -1,0 +1,174 @@
+// Renders one run's figures as Markdown and puts them into docs/PERFORMANCE.md
+// between the results markers, leaving the hand-written text around them alone.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { IngestResult, IngestRun } from './ingest.bench.ts';
+import type { CheckpointUnderLoad, LargeStoreResult } from './large-store.bench.ts';
+import type { MachineInfo } from './machine.ts';
+import type { Timings } from './timing.ts';
+
+export interface BenchRun {
+  startedAt: Date;
+  totalSeconds: number;
+  command: string;
+  machine: MachineInfo;
+  ingest: IngestResult;
+  large: LargeStoreResult;
+}
+
+const START = '<!-- bench:results:start (written by npm run bench; edits here are overwritten) -->';
+const END = '<!-- bench:results:end -->';
+
+const INTRO = `# Performance
+
+The goals come from DESIGN.md ("Performance goals") and are checked by a benchmark,
+never by timing assertions in tests: \`npm run bench\` (tests/bench/run.ts) measures
+them all in one run, on the machine it runs on, and rewrites the results section
+below (\`npm run bench -- --quick\` is a short smoke run that only prints). What it does:
+
+- **Ingest**: autocannon (programmatic, 32 connections, 1 KB JSON bodies) against a
+  bare \`node:http\` server that reads the body and answers 200, then against the real
+  engine's receiver (a \`none\` endpoint, temp data directory), with the default sync
+  policy \`interval\` and again with \`strict\`. Each server runs in its own child process,
+  autocannon in the parent. A warm-up run comes first and is not counted. Afterwards the
+  API's list total is asked for (bounded wait; retention is raised so nothing is evicted),
+  then the engine is killed and the deliveries its data directory holds are counted
+  (snapshot plus journal: what a restart recovers) and compared with the 2xx answers.
+  Latencies are autocannon's (whole milliseconds, 2xx answers).
+- **At 100,000 logs**: a real engine creates a data directory (account, key, five
+  endpoints), then the logs go straight into its store (1 KB JSON bodies, spread over 30
+  days, 1 in 7 failed verification). Then: start-up of \`hookscope serve\` on it (spawn
+  to \`runtime.json\`); sequential \`GET /api/webhooks/logs?limit=50\` and \`...&search=\`
+  calls (terms matching 20 logs, 12,500 logs and none, in turn); the engine process's
+  resident memory (sampled every 100 ms, so peaks include checkpoints; the store's worker
+  thread is in the same process); checkpoints with deliveries coming in, with
+  \`perf_hooks.monitorEventLoopDelay\` (1 ms resolution) on in the engine process for
+  exactly the checkpoint's duration: once at a steady rate the store keeps up with at this
+  size, once in a short full-speed burst (there the checkpoint first waits for the records
+  the store's worker has not applied yet, so it is watched for a bounded time).
+- **Metrics**: the 24h and 30d metrics at those 100,000 logs, through the API and as the
+  repository's stats query alone (tests/bench/metrics-stats.bench.ts).
+
+Set \`BENCH_CPU_PROF=<dir>\` to have the server processes write V8 CPU profiles (main
+thread and the store's worker) for a look at where the time goes.
+
+The machine is shared and small, so figures move by some percent between runs; a
+result near its goal deserves a second run before anyone acts on it.
+`;
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ms = (n: number): string => `${fmt(n, n < 100 ? 1 : 0)} ms`;
+const verdict = (ok: boolean): string => (ok ? 'PASS' : '**FAIL**');
+const timings = (t: Timings): string => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)}, max ${ms(t.max)} (n=${t.n})`;
+
+function ingestRow(name: string, r: IngestRun, bareRps: number): string {
+  const l = r.load;
+  const listed =
+    r.catchUpLimitMs === null ? 'n/a' : r.stored === null ? `no answer within ${fmt(r.catchUpLimitMs / 1000)} s` : `${fmt(r.stored)} (after ${ms(r.catchUpMs ?? 0)})`;
+  const durable = r.durable === null ? 'n/a' : fmt(r.durable);
+  const acked = r.durable === null ? 'n/a' : fmt(r.acknowledged);
+  return `| ${name} | ${fmt(l.rps)} | ${(l.rps / bareRps).toFixed(2)} | ${l.p50} ms | ${l.p99} ms | ${l.max} ms | ${fmt(l.ok)} | ${l.non2xx} | ${l.errors + l.timeouts} | ${acked} | ${durable} | ${listed} |`;
+}
+
+function checkpointRows(name: string, c: CheckpointUnderLoad): string[] {
+  const l = c.load;
+  return [
+    `| ${name}: event-loop delay before the checkpoint (1.5 s) | max ${ms(c.loopBefore.maxMs)}, p99 ${ms(c.loopBefore.p99Ms)} |`,
+    `| ${name}: the checkpoint | ${c.checkpoint.completed ? 'took' : '**not done** after'} ${ms(c.checkpoint.checkpointMs)}; longest event-loop stall meanwhile ${ms(c.checkpoint.maxMs)}, p99 delay ${ms(c.checkpoint.p99Ms)} |`,
+    `| ${name}: deliveries around it | ${fmt(l.ok)} in ${fmt(l.seconds, 1)} s (${fmt(l.rps)}/s), p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms, non-2xx ${l.non2xx}, errors ${l.errors + l.timeouts} |`,
+    `| ${name}: resident memory, peak during this phase / after | ${fmt(c.memory.peakRssMb)} MB / ${fmt(c.memory.rssMb)} MB |`,
+  ];
+}
+
+export function renderResults(run: BenchRun): string {
+  const { ingest: g, large: s, machine: m } = run;
+  const ratio = g.interval.load.rps / g.bare.load.rps;
+  const keptAll = (r: IngestRun): boolean => (r.durable ?? 0) >= r.acknowledged;
+  const storedMeasure = (r: IngestRun): string =>
+    `${fmt(r.durable ?? 0)} in the data directory after a kill, ${fmt(r.acknowledged)} acknowledged; ` +
+    (r.stored === null ? `the list did not answer within ${fmt((r.catchUpLimitMs ?? 0) / 1000)} s` : `${fmt(r.stored)} listed after ${ms(r.catchUpMs ?? 0)}`);
+  const restMb = Math.max(s.memoryAtRest.rssMb, s.memoryAtRest.peakRssMb);
+  const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs);
+  const repo = (w: string) => s.metricsRepo.find((x) => x.window === w);
+  const n = fmt(s.storedBefore);
+  const lines = [
+    '## Results',
+    '',
+    `Run on ${run.startedAt.toISOString()}, ${fmt(run.totalSeconds)} s in all. Command: \`${run.command}\``,
+    '',
+    `Machine: \`nproc\` = ${m.nproc} (${m.cpu}), Node ${m.node}, ${m.kernel}, load average at start ${m.loadAverage}.`,
+    '',
+    '```',
+    '$ free -h',
+    m.free,
+    '```',
+    '',
+    '### Goals',
+    '',
+    '| Goal | Measured | Target | Result |',
+    '| --- | --- | --- | --- |',
+    `| Ingest throughput, engine (sync \`interval\`) / bare \`node:http\` | ${ratio.toFixed(2)} (${fmt(g.interval.load.rps)} / ${fmt(g.bare.load.rps)} req/s) | >= 0.5 | ${verdict(ratio >= 0.5)} |`,
+    `| Ingest p99 latency (sync \`interval\`) | ${g.interval.load.p99} ms (p50 ${g.interval.load.p50} ms) | < 20 ms | ${verdict(g.interval.load.p99 < 20)} |`,
+    `| Every acknowledged delivery stored (sync \`interval\`) | ${storedMeasure(g.interval)} | all | ${verdict(keptAll(g.interval))} |`,
+    `| List page (\`limit=50\`) p95 at ${n} logs | ${ms(s.list.p95)} | < 20 ms | ${verdict(s.list.p95 < 20)} |`,
+    `| Text search (\`search=\`) p95 at ${n} logs | ${ms(s.search.p95)} | < 150 ms | ${verdict(s.search.p95 < 150)} |`,
+    `| Resident memory at ${n} logs: start-up and queries (peak) | ${fmt(restMb)} MB (${fmt(s.memoryAtRest.rssMb)} MB after the queries) | < 500 MB | ${verdict(restMb < 500)} |`,
+    `| Resident memory at ${n} logs: peak during a checkpoint at ${s.options.steadyRate} deliveries/s | ${fmt(s.steady.memory.peakRssMb)} MB | < 500 MB | ${verdict(s.steady.memory.peakRssMb < 500)} |`,
+    `| Start-up at ${n} logs, \`hookscope serve\` spawn to runtime.json, slowest of ${s.cliStartupMs.n} | ${ms(s.cliStartupMs.max)} (median ${ms(s.cliStartupMs.p50)}) | < 2 s | ${verdict(s.cliStartupMs.max < 2000)} |`,
+    `| Longest event-loop stall during a checkpoint under load (worst of steady and burst) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, burst ${ms(s.burst.checkpoint.maxMs)}) | < 250 ms | ${verdict(stall < 250)} |`,
+    '',
+    `### Ingest (${g.options.connections} connections, 1 KB bodies, ${g.options.seconds} s after a ${g.options.warmupSeconds} s warm-up)`,
+    '',
+    '| Server | 2xx req/s | vs bare | p50 | p99 | max | 2xx | non-2xx | errors | acknowledged (warm-up + run) | in the data directory after a kill | listed by the API afterwards |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ingestRow('bare `node:http`', g.bare, g.bare.load.rps),
+    ingestRow('engine, sync `interval` (default)', g.interval, g.bare.load.rps),
+    ingestRow('engine, sync `strict` (for comparison; no goal)', g.strict, g.bare.load.rps),
+    '',
+    'After each engine run the API is asked for the list total; that read queues behind every journaled record the ' +
+      "store's worker has not applied yet, so its wait shows how far the database fell behind the acknowledgements " +
+      `(it is given ${fmt(g.options.catchUpLimitMs.interval / 1000)} s with \`interval\`, ${fmt(g.options.catchUpLimitMs.strict / 1000)} s with \`strict\`). ` +
+      'Then the engine is killed (SIGKILL) and its data directory read without it: the logs in the snapshot plus the log inserts journaled after it, ' +
+      `i.e. what a restart recovers. That count may exceed the acknowledged one by up to ${g.options.connections} per autocannon run ` +
+      '(requests in flight when autocannon stops are stored but not counted). ' +
+      `With \`strict\`: ${keptAll(g.strict) ? 'every acknowledged delivery was in the data directory too' : '**not every acknowledged delivery was in the data directory**'}.`,
+    '',
+    `### At ${n} logs`,
+    '',
+    '| Measure | Figure |',
+    '| --- | --- |',
+    `| Seeding (straight store inserts, not timed as a goal) | ${ms(s.seedMs)}; snapshot ${fmt(s.snapshotMb)} MB |`,
+    `| \`hookscope serve\` start-up (spawn to runtime.json) | ${timings(s.cliStartupMs)} |`,
+    `| \`startEngine\` alone, in the benchmark's engine process | ${ms(s.startEngineMs)} |`,
+    `| List page \`limit=50\` | ${timings(s.list)} |`,
+    `| Search, all terms | ${timings(s.search)} |`,
+    ...Object.entries(s.searchByTerm).map(([term, t]) => `| Search \`${term.replace(/\|/g, '\\|')}\` | ${timings(t)} |`),
+    ...Object.entries(s.metricsApi).map(([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`),
+    ...['24h', '30d'].map((w) => {
+      const r = repo(w);
+      return r
+        ? `| Metrics stats query ${w} (repository alone, ${fmt(r.logsInWindow)} logs in window) | wall median ${ms(r.wallMedianMs)}, CPU median ${ms(r.cpuMedianMs)} |`
+        : `| Metrics stats query ${w} | not measured |`;
+    }),
+    `| Resident memory after start-up and the queries / peak so far | ${fmt(s.memoryAtRest.rssMb)} MB / ${fmt(s.memoryAtRest.peakRssMb)} MB |`,
+    `| Checkpoint while idle | ${ms(s.checkpointIdle.checkpointMs)}, longest event-loop stall ${ms(s.checkpointIdle.maxMs)} |`,
+    ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
+    ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Replaces the results section of `path` (creating the file with its introduction if needed). */
+export async function writeResults(path: string, results: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    text = `${INTRO}\n${START}\n${END}\n`;
+  }
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  const section = `${START}\n${results}\n${END}`;
+  text = a === -1 || b < a ? `${text.trimEnd()}\n\n${section}\n` : text.slice(0, a) + section + text.slice(b + END.length);
+  await writeFile(path, text);
+}

@@ -1,0 +1,49 @@
+// `npm run bench`: every performance goal of DESIGN.md in one run, results into
+// docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
+// that prints the results instead of writing them.
+// Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
+import { fileURLToPath } from 'node:url';
+import { benchIngest, type IngestOptions } from './ingest.bench.ts';
+import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
+import { machineInfo } from './machine.ts';
+import { renderResults, writeResults } from './report.ts';
+
+const quick = process.argv.includes('--quick');
+const WATCHDOG_MS = 12 * 60_000;
+
+const ingestOptions: IngestOptions = quick
+  ? { connections: 32, seconds: 3, warmupSeconds: 1, catchUpLimitMs: { interval: 20_000, strict: 10_000 } }
+  : { connections: 32, seconds: 10, warmupSeconds: 2, catchUpLimitMs: { interval: 30_000, strict: 10_000 } };
+const largeOptions: LargeStoreOptions = quick
+  ? { logs: 10_000, cliStarts: 1, listCalls: 20, searchCalls: 9, seriesBudgetMs: 5_000, connections: 32, steadyRate: 100, burstSeconds: 8, burstWatchMs: 10_000 }
+  : { logs: 100_000, cliStarts: 3, listCalls: 200, searchCalls: 45, seriesBudgetMs: 30_000, connections: 32, steadyRate: 100, burstSeconds: 8, burstWatchMs: 10_000 };
+
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up (children exit when this process does)`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const startedAt = new Date();
+const t0 = performance.now();
+const log = (line: string): void => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+const machine = machineInfo();
+const ingest = await benchIngest(ingestOptions, log);
+const large = await benchLargeStore(largeOptions, log);
+const results = renderResults({
+  startedAt,
+  totalSeconds: (performance.now() - t0) / 1000,
+  command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+  machine,
+  ingest,
+  large,
+});
+
+if (quick) {
+  console.log(`\n${results}`);
+} else {
+  const path = fileURLToPath(new URL('../../docs/PERFORMANCE.md', import.meta.url));
+  await writeResults(path, results);
+  log(`results written to ${path}`);
+}
+clearTimeout(watchdog);
