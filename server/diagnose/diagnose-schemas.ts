@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../http/schemas.ts';
 import { LogSummarySchema } from '../logs/logs-schemas.ts';
+import { HistoryEntrySchema } from '../replay/replay-schemas.ts';
 
 export const DiagnoseQuery = z.object({ target: httpUrl('target').optional() });
 
@@ -23,19 +24,6 @@ export const DiagnosisSchema = z
         http: z.object({ ...Step, status: z.number().nullable(), method: z.enum(['HEAD', 'GET']).nullable() }),
       })
       .nullable(),
-    recentReplays: z.array(
-      z.object({
-        id: z.string(),
-        logId: z.string(),
-        endpointId: z.string(),
-        targetUrl: z.string(),
-        method: z.string(),
-        status: z.number().nullable(),
-        responseTime: z.number(),
-        error: z.object({ code: z.string(), message: z.string() }).nullable(),
-        trigger: z.enum(['manual', 'forward']),
-        createdAt: z.string(),
-      }),
-    ),
+    recentReplays: z.array(HistoryEntrySchema),
   })
   .meta({ id: 'Diagnosis' });
