@@ -1,3 +1,4 @@
+import { abortableDelay } from '../support/abortable-delay.ts';
 import { ApiError, EngineNotRunningError, type ApiClient } from './api-client.ts';
 import { SseParser, type SseMessage } from './sse-parser.ts';
 
@@ -50,7 +51,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
       if (!retriable) throw e;
       if (!waitingSaid) opts.onStatus('The engine is not answering; waiting for it to come back...');
       waitingSaid = true;
-      await sleep(backoff, opts.signal);
+      await abortableDelay(backoff, opts.signal);
       backoff = Math.min(backoff * 2, maxBackoff);
       continue;
     }
@@ -82,19 +83,7 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
     if (opts.signal.aborted) return;
     opts.onStatus('The event stream ended; reconnecting...');
     waitingSaid = true; // one announcement per outage, not one per attempt
-    await sleep(Math.min(parser.retryMs ?? backoff, maxBackoff), opts.signal);
+    await abortableDelay(Math.min(parser.retryMs ?? backoff, maxBackoff), opts.signal);
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

@@ -1,3 +1,4 @@
+import { abortableDelay } from '../support/abortable-delay.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { backoffDelay } from './backoff.ts';
@@ -285,14 +286,3 @@ export class TunnelSupervisor {
   }
 }
 
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
