@@ -11,7 +11,9 @@ export interface EngineConfig {
   receiverHost: string;
   receiverPort: number;
   maxBodyBytes: number;
-  retention: { maxLogsPerAccount: number; maxBodyBytesTotal: number };
+  /** Both budgets are per account: one account's traffic never evicts another's logs. */
+  retention: { maxLogsPerAccount: number; maxBodyBytesPerAccount: number };
+  receiver: ReceiverConfig;
   durability: { sync: 'interval' | 'strict'; syncIntervalMs: number; checkpointIntervalMs: number; checkpointBytes: number };
   /** How long a regenerated secret's predecessor stays valid. */
   secretGraceMs: number;
@@ -25,6 +27,24 @@ export interface EngineConfig {
   /** Optional LLM prose for analyses; null (the default) runs the rules alone. */
   remediation: { llm: LlmConfig | null };
   tunnel: TunnelConfig;
+}
+
+/**
+ * What protects the laptop from whoever learns the public URL (DESIGN.md "Limits").
+ * Timeouts answer 408, the rate limit 429 and the memory budget 503, each with the
+ * error envelope.
+ */
+export interface ReceiverConfig {
+  /** Per-endpoint token bucket; perSecond 0 turns it off. */
+  rateLimit: { perSecond: number; burst: number };
+  /** The request line and headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The body must be complete within this of the headers. */
+  requestTimeoutMs: number;
+  /** Longest pause between two body bytes. */
+  bodyIdleTimeoutMs: number;
+  /** Body bytes held in memory across all requests at once; above it new deliveries get 503. */
+  maxInFlightBodyBytes: number;
 }
 
 /** An OpenAI-compatible chat completions server (e.g. a local model server). */
@@ -69,7 +89,14 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   receiverHost: '127.0.0.1',
   receiverPort: 4681,
   maxBodyBytes: 10 * MiB,
-  retention: { maxLogsPerAccount: 10_000, maxBodyBytesTotal: 512 * MiB },
+  retention: { maxLogsPerAccount: 10_000, maxBodyBytesPerAccount: 512 * MiB },
+  receiver: {
+    rateLimit: { perSecond: 1000, burst: 2000 },
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    bodyIdleTimeoutMs: 10_000,
+    maxInFlightBodyBytes: 64 * MiB,
+  },
   durability: { sync: 'interval', syncIntervalMs: 100, checkpointIntervalMs: 10 * 60_000, checkpointBytes: 64 * MiB },
   secretGraceMs: 24 * 3_600_000,
   tokenTtlMs: 30 * 86_400_000,
@@ -96,7 +123,13 @@ export const CONFIG_DOC = [
   { key: 'receiverPort', env: 'HOOKSCOPE_RECEIVER_PORT', flag: '--receiver-port', default: '4681', description: 'receiver port (0 = free port)' },
   { key: 'maxBodyBytes', env: 'HOOKSCOPE_MAX_BODY_BYTES', flag: null, default: '10485760', description: 'largest accepted delivery body' },
   { key: 'retention.maxLogsPerAccount', env: 'HOOKSCOPE_RETENTION_MAX_LOGS', flag: null, default: '10000', description: 'logs kept per account' },
-  { key: 'retention.maxBodyBytesTotal', env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES', flag: null, default: '536870912', description: 'stored body bytes in total' },
+  { key: 'retention.maxBodyBytesPerAccount', env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES', flag: null, default: '536870912', description: 'stored body bytes per account' },
+  { key: 'receiver.rateLimit.perSecond', env: 'HOOKSCOPE_RATE_LIMIT_PER_SECOND', flag: null, default: '1000', description: 'deliveries per second per endpoint (token bucket; 0 = off); over it 429' },
+  { key: 'receiver.rateLimit.burst', env: 'HOOKSCOPE_RATE_LIMIT_BURST', flag: null, default: '2000', description: 'burst size of that bucket' },
+  { key: 'receiver.headersTimeoutMs', env: 'HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT', flag: null, default: '10s', description: 'time a sender has for its request headers (then 408)' },
+  { key: 'receiver.requestTimeoutMs', env: 'HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT', flag: null, default: '30s', description: 'time a sender has for the whole body after its headers (then 408, recorded)' },
+  { key: 'receiver.bodyIdleTimeoutMs', env: 'HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT', flag: null, default: '10s', description: 'longest pause between body bytes (then 408, recorded)' },
+  { key: 'receiver.maxInFlightBodyBytes', env: 'HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES', flag: null, default: '67108864', description: 'body bytes held in memory across all requests (then 503, recorded)' },
   { key: 'durability.sync', env: 'HOOKSCOPE_SYNC', flag: null, default: 'interval', description: 'journal fdatasync policy: interval or strict' },
   { key: 'secretGraceMs', env: 'HOOKSCOPE_SECRET_GRACE', flag: null, default: '24h', description: 'validity of a regenerated secret\'s predecessor' },
   { key: 'remediation.llm.url', env: 'HOOKSCOPE_LLM_URL', flag: null, default: '(off)', description: 'OpenAI-compatible server that adds prose to analyses' },
@@ -130,7 +163,18 @@ const FileSchema = z.strictObject({
   apiPort: port.optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
-  retention: z.strictObject({ maxLogsPerAccount: positiveInt.optional(), maxBodyBytesTotal: positiveInt.optional() }).optional(),
+  retention: z.strictObject({ maxLogsPerAccount: positiveInt.optional(), maxBodyBytesPerAccount: positiveInt.optional() }).optional(),
+  receiver: z
+    .strictObject({
+      rateLimit: z
+        .strictObject({ perSecond: z.number().int().min(0).optional(), burst: positiveInt.optional() })
+        .optional(),
+      headersTimeoutMs: duration.optional(),
+      requestTimeoutMs: duration.optional(),
+      bodyIdleTimeoutMs: duration.optional(),
+      maxInFlightBodyBytes: positiveInt.optional(),
+    })
+    .optional(),
   durability: z
     .strictObject({
       sync: z.enum(['interval', 'strict']).optional(),
@@ -217,8 +261,10 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     throw new ValidationError(`--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`, { source: '--subdomain' });
   }
 
+  const envDuration = (name: string) => fromEnv(name, (v) => parseDuration(v, name));
   const d = DEFAULT_CONFIG;
   const ft = file.tunnel ?? {};
+  const fr = file.receiver ?? {};
   return {
     ...d,
     dataDir: input.dataDir,
@@ -228,10 +274,21 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     retention: {
       maxLogsPerAccount:
         envInt('HOOKSCOPE_RETENTION_MAX_LOGS', 1, Number.MAX_SAFE_INTEGER) ?? file.retention?.maxLogsPerAccount ?? d.retention.maxLogsPerAccount,
-      maxBodyBytesTotal:
+      maxBodyBytesPerAccount:
         envInt('HOOKSCOPE_RETENTION_MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER) ??
-        file.retention?.maxBodyBytesTotal ??
-        d.retention.maxBodyBytesTotal,
+        file.retention?.maxBodyBytesPerAccount ??
+        d.retention.maxBodyBytesPerAccount,
+    },
+    receiver: {
+      rateLimit: {
+        perSecond: envInt('HOOKSCOPE_RATE_LIMIT_PER_SECOND', 0, 1_000_000_000) ?? fr.rateLimit?.perSecond ?? d.receiver.rateLimit.perSecond,
+        burst: envInt('HOOKSCOPE_RATE_LIMIT_BURST', 1, 1_000_000_000) ?? fr.rateLimit?.burst ?? d.receiver.rateLimit.burst,
+      },
+      headersTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT') ?? fr.headersTimeoutMs ?? d.receiver.headersTimeoutMs,
+      requestTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT') ?? fr.requestTimeoutMs ?? d.receiver.requestTimeoutMs,
+      bodyIdleTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT') ?? fr.bodyIdleTimeoutMs ?? d.receiver.bodyIdleTimeoutMs,
+      maxInFlightBodyBytes:
+        envInt('HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES', 1, Number.MAX_SAFE_INTEGER) ?? fr.maxInFlightBodyBytes ?? d.receiver.maxInFlightBodyBytes,
     },
     durability: {
       sync: envSync ?? file.durability?.sync ?? d.durability.sync,
@@ -239,8 +296,8 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
       checkpointIntervalMs: file.durability?.checkpointIntervalMs ?? d.durability.checkpointIntervalMs,
       checkpointBytes: file.durability?.checkpointBytes ?? d.durability.checkpointBytes,
     },
-    secretGraceMs: fromEnv('HOOKSCOPE_SECRET_GRACE', (v) => parseDuration(v, 'HOOKSCOPE_SECRET_GRACE')) ?? file.secretGraceMs ?? d.secretGraceMs,
-    tokenTtlMs: fromEnv('HOOKSCOPE_TOKEN_TTL', (v) => parseDuration(v, 'HOOKSCOPE_TOKEN_TTL')) ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    secretGraceMs: envDuration('HOOKSCOPE_SECRET_GRACE') ?? file.secretGraceMs ?? d.secretGraceMs,
+    tokenTtlMs: envDuration('HOOKSCOPE_TOKEN_TTL') ?? file.tokenTtlMs ?? d.tokenTtlMs,
     tunnel: {
       enabled: flags.tunnel ?? ft.enabled ?? d.tunnel.enabled,
       host: flags.tunnelHost ?? envTunnelHost ?? ft.host ?? d.tunnel.host,

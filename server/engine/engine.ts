@@ -31,6 +31,8 @@ import { metricsObserver } from '../metrics/metrics-observer.ts';
 import { MetricsRepository } from '../metrics/metrics-repository.ts';
 import { metricsRoutes } from '../metrics/metrics-routes.ts';
 import { MetricsService } from '../metrics/metrics-service.ts';
+import { BodyBudget } from '../receiver/body-budget.ts';
+import { RateLimiter } from '../receiver/rate-limiter.ts';
 import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
 import { DiagnoseService } from '../diagnose/diagnose-service.ts';
 import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
@@ -138,6 +140,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     cleanups.push(() => store.close());
 
     const ids = new IdGenerator(clock, random);
+    const rateLimiter = new RateLimiter(config.receiver.rateLimit, clock);
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
 
@@ -166,6 +169,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         await remediation.deleteForEndpoint(accountId, endpointId);
         await replays.deleteForEndpoint(accountId, endpointId);
         await logs.deleteForEndpoint(accountId, endpointId);
+        rateLimiter.forget(endpointId);
       },
       onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
     });
@@ -206,7 +210,13 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       endpoints,
       logs,
       clock,
-      limits: receiverLimits(config.maxBodyBytes),
+      limits: receiverLimits({
+        maxBodyBytes: config.maxBodyBytes,
+        requestTimeoutMs: config.receiver.requestTimeoutMs,
+        bodyIdleTimeoutMs: config.receiver.bodyIdleTimeoutMs,
+      }),
+      rateLimiter,
+      budget: new BodyBudget(config.receiver.maxInFlightBodyBytes),
       onError,
       observers: [
         { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
@@ -239,6 +249,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       apiApp,
       receiver: (req, res) => receiver.handle(req, res),
       share: sharePageHandler(shares, onError),
+      receiverTimeouts: { headersTimeoutMs: config.receiver.headersTimeoutMs, requestTimeoutMs: config.receiver.requestTimeoutMs },
     });
     cleanups.push(() => listeners.close());
     // Runs before the listeners close: open SSE streams would otherwise hold close() open.

@@ -63,6 +63,13 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** A sender over a rate limit; `retryAfterSeconds` becomes the Retry-After header. */
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number, code = 'RATE_LIMITED') {
+    super(429, code, message, { retryAfterSeconds });
+  }
+}
+
 /** The store cannot accept writes (disk full, worker gone). Senders see 503. */
 export class StoreUnavailableError extends AppError {
   constructor(message: string) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ForbiddenError, NotFoundError } from '../errors/app-errors.ts';
+import type { AddressInfo, Socket } from 'node:net';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors/app-errors.ts';
 import { sendError, sendJson } from './envelope.ts';
 import { isAllowedApiHost } from './host-check.ts';
 
@@ -16,6 +16,8 @@ export interface ListenerOptions {
   receiver: RawHandler;
   /** `/share/<token>` pages; the sharing feature plugs in here. */
   share?: RawHandler;
+  /** Tight limits for the public listener, which whoever learns the URL can reach. */
+  receiverTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number };
 }
 
 export interface RunningListeners {
@@ -51,21 +53,36 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       return;
     }
     if (isWebhook(req.url)) return o.receiver(req, res);
+    if (refuseUndecodable(req, res)) return;
     if (isShare(req.url) && o.share) return o.share(req, res);
     o.apiApp(req, res);
   });
+  answerClientErrors(api);
 
-  const receiver = createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (isWebhook(url)) return o.receiver(req, res);
-    if (isShare(url) && o.share) return o.share(req, res);
-    req.resume();
+  // Node's own request timer is only a backstop: the receiver times the body itself
+  // (so it can record the cut-off delivery), within requestTimeoutMs of the headers.
+  const t = o.receiverTimeouts;
+  const receiver = createServer(
+    {
+      headersTimeout: t.headersTimeoutMs,
+      requestTimeout: t.headersTimeoutMs + t.requestTimeoutMs,
+      // How often Node checks those timers (default 30 s, far coarser than the limits).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(t.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      const url = req.url ?? '/';
+      if (isWebhook(url)) return o.receiver(req, res);
+      if (refuseUndecodable(req, res)) return;
+      if (isShare(url) && o.share) return o.share(req, res);
+      req.resume();
     if (url === '/healthz' || url.startsWith('/healthz?')) {
       sendJson(res, 200, { success: true, data: { status: 'ok' } });
       return;
     }
-    sendError(res, new NotFoundError('Only /webhook/<endpointId>, /share/<token> and /healthz are served here.', 'ROUTE_NOT_FOUND'));
-  });
+      sendError(res, new NotFoundError('Only /webhook/<endpointId>, /share/<token> and /healthz are served here.', 'ROUTE_NOT_FOUND'));
+    },
+  );
+  answerClientErrors(receiver);
 
   await listen(api, o.apiHost, o.apiPort, 'API', '--api-port');
   try {
@@ -83,6 +100,58 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       await Promise.all([closeServer(api), closeServer(receiver)]);
     },
   };
+}
+
+/**
+ * A path that is not valid percent-encoding is the client's mistake: 400 with
+ * the envelope, before any router tries to decode it (Express would throw a
+ * 500-looking URIError). Deliveries are exempt: their sub-path is captured as sent.
+ */
+function refuseUndecodable(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const pathname = q === -1 ? url : url.slice(0, q);
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    req.resume();
+    sendError(res, new ValidationError(`The path "${pathname.slice(0, 200)}" is not valid percent-encoding.`, { field: 'path' }, 'INVALID_PATH'));
+    return true;
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+
+/**
+ * Requests Node refuses before any handler runs (malformed, headers too large or
+ * too slow) get the error envelope too, instead of Node's bare status line.
+ * A socket whose response has started is only closed: writing there would
+ * corrupt the answer already on its way.
+ */
+function answerClientErrors(server: Server): void {
+  const answering = new WeakSet<Socket>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.add(req.socket);
+    res.on('close', () => answering.delete(req.socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable || answering.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request headers did not arrive in time.']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts.']
+          : [400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1.'];
+    const body = JSON.stringify({ success: false, error: { code, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 function listen(server: Server, host: string, port: number, what: string, flag: string): Promise<void> {

@@ -23,8 +23,10 @@ export interface NewLog {
   query: QueryObject;
   rawHeaders: HeaderPairs;
   contentType: string | null;
-  /** Bytes the sender sent (or declared, when the body was refused as too large). */
+  /** Bytes actually received (up to where the receiver stopped reading, when it refused the body). */
   size: number;
+  /** The Content-Length the sender declared, null when it sent none (chunked). */
+  declaredSize: number | null;
   /** The stored bytes: the whole body, or its first bytes when `truncated`. */
   body: Buffer;
   truncated: boolean;
@@ -44,6 +46,7 @@ export interface LogSummary {
   query: QueryObject;
   contentType: string | null;
   size: number;
+  declaredSize: number | null;
   storedSize: number;
   truncated: boolean;
   sourceIp: string | null;

@@ -49,4 +49,10 @@ export const logsMigrations: Migration[] = [
     name: 'logs_by_received_at',
     sql: 'CREATE INDEX logs_by_received_at ON logs (account_id, received_at, endpoint_id, status, size);',
   },
+  {
+    // `size` is what arrived; a refused body's declared length is kept apart so neither is faked.
+    version: 32,
+    name: 'logs_declared_size',
+    sql: 'ALTER TABLE logs ADD COLUMN declared_size INTEGER;',
+  },
 ];

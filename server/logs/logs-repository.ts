@@ -24,6 +24,7 @@ export interface LogRow {
   raw_headers: string;
   content_type: string | null;
   size: number;
+  declared_size: number | null;
   stored_size: number;
   truncated: number;
   source_ip: string | null;
@@ -45,6 +46,7 @@ export interface StoredLog {
   rawHeaders: HeaderPairs;
   contentType: string | null;
   size: number;
+  declaredSize: number | null;
   storedSize: number;
   truncated: boolean;
   sourceIp: string | null;
@@ -55,17 +57,18 @@ export interface StoredLog {
   body: Buffer | null;
 }
 
+/** Both budgets hold per account, so one account's traffic never evicts another's logs. */
 export interface RetentionPolicy {
   maxLogsPerAccount: number;
-  maxBodyBytesTotal: number;
+  maxBodyBytesPerAccount: number;
 }
 
 const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, l.raw_headers,
-  l.content_type, l.size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification`;
+  l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification`;
 
 const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
-  size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_BODY = 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)';
 
 // Oldest first beyond the per-account limit; the LIMIT is 0 (no work) while under it.
@@ -73,17 +76,19 @@ const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM logs WHERE account_id = ?1 ORDER BY seq
   LIMIT MAX(0, COALESCE((SELECT count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
 
-// Over the body budget, evict the oldest logs (any account) until 90% of the budget is left,
-// so the window scan runs once per 10% of the budget written, not on every delivery.
+// Over the account's body budget, evict that account's oldest logs until 90% of the budget
+// is left, so the window scan runs once per 10% of the budget written, not on every delivery.
 // While under budget the inner LIMIT is 0, which SQLite checks before reading a row: a
 // WHERE on the subquery's constant was not enough (measured: it still ran the window over
 // every log, ~1 ms per insert at 30,000 logs; with the LIMIT ~30 us, flat).
+// The logs_by_account index (account_id, seq) serves the scan in order.
+const ACCOUNT_BYTES = '(SELECT COALESCE(bytes, 0) FROM log_stats WHERE account_id = ?1)';
 const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM (
     SELECT seq, SUM(stored_size) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-    FROM logs ORDER BY seq
-    LIMIT CASE WHEN (SELECT COALESCE(SUM(bytes), 0) FROM log_stats) > ?1 THEN -1 ELSE 0 END)
-  WHERE COALESCE(before, 0) < (SELECT COALESCE(SUM(bytes), 0) FROM log_stats) - ?2)`;
+    FROM logs WHERE account_id = ?1 ORDER BY seq
+    LIMIT CASE WHEN COALESCE(${ACCOUNT_BYTES}, 0) > ?2 THEN -1 ELSE 0 END)
+  WHERE COALESCE(before, 0) < ${ACCOUNT_BYTES} - ?3)`;
 
 export class LogsRepository {
   constructor(
@@ -106,6 +111,7 @@ export class LogsRepository {
           JSON.stringify(log.rawHeaders),
           log.contentType,
           log.size,
+          log.declaredSize,
           log.body.length,
           log.truncated ? 1 : 0,
           log.sourceIp,
@@ -119,7 +125,7 @@ export class LogsRepository {
       { sql: EVICT_OVER_COUNT, params: [log.accountId, this.retention.maxLogsPerAccount] },
       {
         sql: EVICT_OVER_BYTES,
-        params: [this.retention.maxBodyBytesTotal, Math.floor(this.retention.maxBodyBytesTotal * 0.9)],
+        params: [log.accountId, this.retention.maxBodyBytesPerAccount, Math.floor(this.retention.maxBodyBytesPerAccount * 0.9)],
       },
     ];
     await this.store.write(ops, ack);
@@ -252,6 +258,7 @@ function decode(r: LogRow): StoredLog {
     rawHeaders: JSON.parse(r.raw_headers) as HeaderPairs,
     contentType: r.content_type,
     size: r.size,
+    declaredSize: r.declared_size,
     storedSize: r.stored_size,
     truncated: r.truncated === 1,
     sourceIp: r.source_ip,

@@ -65,6 +65,7 @@ function summary(l: StoredLog): LogSummary {
     query: l.query,
     contentType: l.contentType,
     size: l.size,
+    declaredSize: l.declaredSize,
     storedSize: l.storedSize,
     truncated: l.truncated,
     sourceIp: l.sourceIp,

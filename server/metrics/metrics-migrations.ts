@@ -19,4 +19,23 @@ export const metricsMigrations: Migration[] = [
           );
           CREATE INDEX metrics_rejections_by_time ON metrics_rejections (account_id, minute);`,
   },
+  {
+    // Rejections by reason (an inactive endpoint, the rate limit); existing counts were all inactive endpoints.
+    version: 33,
+    name: 'metrics_rejection_reasons',
+    sql: `CREATE TABLE metrics_rejections_v2 (
+            account_id TEXT NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            minute INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (account_id, endpoint_id, minute, reason)
+          );
+          INSERT INTO metrics_rejections_v2 (account_id, endpoint_id, minute, reason, count, last_at)
+            SELECT account_id, endpoint_id, minute, 'endpoint_inactive', count, last_at FROM metrics_rejections;
+          DROP TABLE metrics_rejections;
+          ALTER TABLE metrics_rejections_v2 RENAME TO metrics_rejections;
+          CREATE INDEX metrics_rejections_by_time ON metrics_rejections (account_id, minute);`,
+  },
 ];

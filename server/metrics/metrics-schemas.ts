@@ -42,6 +42,9 @@ export const MetricsReportSchema = z
     ),
     series: z.array(z.object({ t: z.string(), ...counts })),
     verificationFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
+    rejections: z
+      .array(z.object({ reason: z.string(), count: z.number() }))
+      .meta({ description: 'Refused deliveries (nothing stored) by reason, most first: endpoint_inactive, rate_limited.' }),
     replays: z.object({
       total: z.number(),
       succeeded: z.number(),

@@ -4,7 +4,7 @@ import type { LogsService } from '../logs/logs-service.ts';
 import type { RejectedDelivery } from '../receiver/delivery-observer.ts';
 import type { ReplayReader } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
-import type { MetricsRepository } from './metrics-repository.ts';
+import type { MetricsRepository, RejectionTally } from './metrics-repository.ts';
 import type { DeliveryCounts, EndpointMetrics, MetricsQuery, MetricsReport, SeriesPoint } from './metrics-types.ts';
 import { bucketStart, MAX_WINDOW_MS, metricsWindow, MIN_BUCKET_MS, minuteOf } from './metrics-window.ts';
 
@@ -26,13 +26,39 @@ const rate = (c: DeliveryCounts): number | null => (c.received === 0 ? null : c.
  * since they leave no log; replays come from the replay feature's reader.
  */
 export class MetricsService {
+  /** Rejections waiting for the next write, by account, endpoint, minute and reason. */
+  private pending = new Map<string, RejectionTally>();
+  private flushing: Promise<void> | null = null;
+
   constructor(private readonly deps: MetricsServiceDeps) {}
 
-  /** A delivery refused without storing (the receiver's observer calls this before answering 410). */
-  async countRejection(r: RejectedDelivery): Promise<void> {
+  /**
+   * A delivery refused without storing (the receiver's observer calls this before
+   * answering 410 or 429). Rejections that arrive in the same turn of the event
+   * loop share one journal record, so a flood over the rate limit costs one small
+   * write per turn rather than one per request.
+   */
+  countRejection(r: RejectedDelivery): Promise<void> {
+    const minute = minuteOf(r.at);
+    const key = `${r.accountId}\u0000${r.endpointId}\u0000${minute}\u0000${r.reason}`;
+    const t = this.pending.get(key);
+    if (t) {
+      t.count += 1;
+      t.lastAt = Math.max(t.lastAt, r.at);
+    } else {
+      this.pending.set(key, { accountId: r.accountId, endpointId: r.endpointId, minute, reason: r.reason, count: 1, lastAt: r.at });
+    }
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    return this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const tallies = [...this.pending.values()];
+    this.pending = new Map();
+    this.flushing = null;
     // Kept a minute longer than the longest window so a window's first bucket is always whole.
-    const pruneBefore = minuteOf(r.at) - MAX_WINDOW_MS - MIN_BUCKET_MS;
-    await this.deps.repo.countRejection(r.accountId, r.endpointId, minuteOf(r.at), r.at, pruneBefore);
+    const pruneBefore = minuteOf(this.deps.clock.now()) - MAX_WINDOW_MS - MIN_BUCKET_MS;
+    await this.deps.repo.countRejections(tallies, () => pruneBefore);
   }
 
   async report(account: AccountContext, q: MetricsQuery): Promise<MetricsReport> {
@@ -66,7 +92,11 @@ export class MetricsService {
       add(c.endpointId, c.bucket, 'success', c.success, c.lastReceivedAt);
       add(c.endpointId, c.bucket, 'failed', c.failed, c.lastReceivedAt);
     }
-    for (const c of rejections) add(c.endpointId, c.bucket, 'rejected', c.count, c.lastAt);
+    const rejectionReasons = new Map<string, number>();
+    for (const c of rejections) {
+      add(c.endpointId, c.bucket, 'rejected', c.count, c.lastAt);
+      if (perEndpoint.has(c.endpointId)) rejectionReasons.set(c.reason, (rejectionReasons.get(c.reason) ?? 0) + c.count);
+    }
 
     const endpoints: EndpointMetrics[] = [...perEndpoint]
       .map(([endpointId, e]) => ({
@@ -88,6 +118,9 @@ export class MetricsService {
       endpoints,
       series: series.map((c, i): SeriesPoint => ({ t: isoTime(bucketStart(w, i)), ...c })),
       verificationFailures: logs.failureReasons,
+      rejections: [...rejectionReasons]
+        .map(([reason, count]) => ({ reason, count }))
+        .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
       replays,
       payloadSizes: logs.sizes,
     };

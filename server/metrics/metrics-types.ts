@@ -39,6 +39,8 @@ export interface MetricsReport {
   endpoints: EndpointMetrics[];
   series: SeriesPoint[];
   verificationFailures: { reason: string; count: number }[];
+  /** Refused deliveries (nothing stored) by reason, most first: endpoint_inactive, rate_limited. */
+  rejections: { reason: string; count: number }[];
   replays: ReplayStats;
   payloadSizes: LogSizeStats;
 }

@@ -5,11 +5,15 @@ export interface StoredDelivery extends NewLog {
   id: string;
 }
 
-/** A delivery refused without storing anything (an inactive endpoint). */
+/** Why a delivery was refused without storing anything. */
+export const REJECTION_REASONS = ['endpoint_inactive', 'rate_limited'] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** A delivery refused without storing anything (an inactive endpoint, a sender over the rate limit). */
 export interface RejectedDelivery {
   accountId: string;
   endpointId: string;
-  reason: 'endpoint_inactive';
+  reason: RejectionReason;
   at: number;
 }
 

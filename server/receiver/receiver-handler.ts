@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
-import { GoneError, NotFoundError } from '../errors/app-errors.ts';
+import { GoneError, NotFoundError, TooManyRequestsError } from '../errors/app-errors.ts';
 import { isEngineFault, sendError, sendJson } from '../http/envelope.ts';
 import type { LogVerification, NewLog } from '../logs/log-types.ts';
 import type { Clock } from '../support/clock.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
-import { readBody, type BodyLimits } from './body-reader.ts';
-import type { DeliveryObserver } from './delivery-observer.ts';
+import type { BodyBudget } from './body-budget.ts';
+import { readBody, type BodyLimits, type BodyRead } from './body-reader.ts';
+import type { DeliveryObserver, RejectionReason } from './delivery-observer.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 import { verify } from './verifiers/verifier-registry.ts';
 import { parseWebhookUrl } from './webhook-path.ts';
 
@@ -15,6 +17,10 @@ export interface ReceiverDeps {
   logs: { record(log: NewLog): Promise<string> };
   clock: Clock;
   limits: BodyLimits;
+  /** Per-endpoint token bucket, checked before the body is read. */
+  rateLimiter: RateLimiter;
+  /** Body bytes in memory across all deliveries in flight. */
+  budget: BodyBudget;
   onError: (err: unknown) => void;
   /** Features that react to deliveries (forwarding, metrics, live events). */
   observers?: DeliveryObserver[];
@@ -22,8 +28,31 @@ export interface ReceiverDeps {
 
 const PREVIEW_BYTES = 64 * 1024;
 
-export function receiverLimits(maxBodyBytes: number): BodyLimits {
-  return { maxBytes: maxBodyBytes, previewBytes: PREVIEW_BYTES, drainBytes: 64 * 1024 * 1024, drainMs: 30_000 };
+export interface ReceiverLimitSettings {
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+}
+
+export function receiverLimits(s: ReceiverLimitSettings): BodyLimits {
+  return {
+    maxBytes: s.maxBodyBytes,
+    previewBytes: PREVIEW_BYTES,
+    drainBytes: 64 * 1024 * 1024,
+    drainMs: 30_000,
+    idleMs: s.bodyIdleTimeoutMs,
+    requestMs: s.requestTimeoutMs,
+  };
+}
+
+/** What the sender is told, and what the stored log says, when reading stopped early. */
+interface Refusal {
+  status: number;
+  code: string;
+  reason: Exclude<LogVerification['reason'], null>;
+  message: string;
+  detail: string;
+  headers: Record<string, string>;
 }
 
 /**
@@ -38,7 +67,7 @@ export class Receiver {
   /** Handles any method on `/webhook/:endpointId[/...]`. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.receive(req, res).catch((e: unknown) => {
-      // 404/410 are answers to the sender, not engine faults.
+      // 4xx answers (404, 410, 429, 400) are news for the sender, not engine faults.
       if (isEngineFault(e)) this.deps.onError(e);
       if (!res.headersSent) sendError(res, e);
       else res.destroy();
@@ -57,73 +86,133 @@ export class Receiver {
     if (!endpoint.isActive) {
       // Deliberately not stored: an inactive endpoint is switched off.
       req.resume();
-      await this.notify((o) => o.rejected?.({ accountId: endpoint.accountId, endpointId: endpoint.id, reason: 'endpoint_inactive', at: receivedAt }));
+      await this.rejected(endpoint, 'endpoint_inactive', receivedAt);
       throw new GoneError('This endpoint is inactive; activate it to receive deliveries.', 'ENDPOINT_INACTIVE');
     }
-
-    const read = await readBody(req, this.deps.limits);
-    if (read.aborted) return; // the sender is gone; nothing was acknowledged
-
-    const rawHeaders = headerPairs(req.rawHeaders);
-    const verification: LogVerification = read.tooLarge
-      ? {
-          scheme: endpoint.validationType,
-          result: 'invalid',
-          reason: 'payload_too_large',
-          detail: `The body of ${read.size} bytes is over the ${this.deps.limits.maxBytes}-byte limit; the first ${read.body.length} bytes were kept.`,
-          matchedSecret: null,
-        }
-      : verify(endpoint.validationType, {
-          rawBody: read.body,
-          headers: headerObject(rawHeaders),
-          secrets: endpoint.secrets,
-          signatureHeader: endpoint.signatureHeader,
-          toleranceSeconds: endpoint.toleranceSeconds,
-          nowMs: receivedAt,
-        });
-
-    const status = verification.result === 'invalid' ? 'failed' : 'success';
-    const log: NewLog = {
-      accountId: endpoint.accountId,
-      endpointId: endpoint.id,
-      method: req.method ?? 'GET',
-      path: target.path,
-      query: target.query,
-      rawHeaders,
-      contentType: req.headers['content-type'] ?? null,
-      size: read.size,
-      body: read.body,
-      truncated: read.tooLarge,
-      sourceIp: clientAddress(req),
-      receivedAt,
-      durationMs: Math.round(performance.now() - started),
-      status,
-      verification,
-    };
-    const logId = await this.deps.logs.record(log);
-    await this.notify((o) => o.stored?.({ ...log, id: logId }));
-
-    if (read.tooLarge) {
-      sendJson(res, 413, {
-        success: false,
-        error: {
-          code: 'PAYLOAD_TOO_LARGE',
-          message: `The body is larger than this endpoint accepts (${this.deps.limits.maxBytes} bytes).`,
-          details: { logId, limitBytes: this.deps.limits.maxBytes },
-        },
-      });
-    } else if (status === 'failed') {
-      sendJson(res, 400, {
-        success: false,
-        error: {
-          code: 'SIGNATURE_VERIFICATION_FAILED',
-          message: `Signature verification failed (${verification.reason ?? 'invalid'})${verification.detail ? `: ${verification.detail}` : '.'}`,
-          details: { logId, reason: verification.reason },
-        },
-      });
-    } else {
-      sendJson(res, 200, { success: true, data: { id: logId } });
+    const rate = this.deps.rateLimiter.take(endpoint.id);
+    if (!rate.allowed) {
+      // Not stored either: a flood must not turn into a flood of writes.
+      req.resume();
+      await this.rejected(endpoint, 'rate_limited', receivedAt);
+      throw new TooManyRequestsError(
+        `This endpoint receives at most ${this.deps.rateLimiter.describe()}; retry in ${rate.retryAfterSeconds} s.`,
+        rate.retryAfterSeconds,
+      );
     }
+
+    const read = await readBody(req, this.deps.limits, this.deps.budget);
+    try {
+      if (read.outcome === 'aborted') return; // the sender is gone; nothing was acknowledged
+      const refusal = this.refusal(read);
+      const rawHeaders = headerPairs(req.rawHeaders);
+      const verification: LogVerification = refusal
+        ? { scheme: endpoint.validationType, result: 'invalid', reason: refusal.reason, detail: refusal.detail, matchedSecret: null }
+        : verify(endpoint.validationType, {
+            rawBody: read.body,
+            headers: headerObject(rawHeaders),
+            secrets: endpoint.secrets,
+            signatureHeader: endpoint.signatureHeader,
+            toleranceSeconds: endpoint.toleranceSeconds,
+            nowMs: receivedAt,
+          });
+
+      const status = verification.result === 'invalid' ? 'failed' : 'success';
+      const log: NewLog = {
+        accountId: endpoint.accountId,
+        endpointId: endpoint.id,
+        method: req.method ?? 'GET',
+        path: target.path,
+        query: target.query,
+        rawHeaders,
+        contentType: req.headers['content-type'] ?? null,
+        size: read.size,
+        declaredSize: read.declaredSize,
+        body: read.body,
+        truncated: refusal !== null && read.body.length < read.size,
+        sourceIp: clientAddress(req),
+        receivedAt,
+        durationMs: Math.round(performance.now() - started),
+        status,
+        verification,
+      };
+      const logId = await this.deps.logs.record(log);
+      await this.notify((o) => o.stored?.({ ...log, id: logId }));
+
+      if (refusal) {
+        sendJson(
+          res,
+          refusal.status,
+          { success: false, error: { code: refusal.code, message: refusal.message, details: { logId, reason: refusal.reason } } },
+          refusal.headers,
+        );
+      } else if (status === 'failed') {
+        sendJson(res, 400, {
+          success: false,
+          error: {
+            code: 'SIGNATURE_VERIFICATION_FAILED',
+            message: `Signature verification failed (${verification.reason ?? 'invalid'})${verification.detail ? `: ${verification.detail}` : '.'}`,
+            details: { logId, reason: verification.reason },
+          },
+        });
+      } else {
+        sendJson(res, 200, { success: true, data: { id: logId } });
+      }
+    } finally {
+      read.release();
+    }
+  }
+
+  /** Why reading stopped early, for the sender and the stored log; null for a complete body. */
+  private refusal(read: BodyRead): Refusal | null {
+    const l = this.deps.limits;
+    const kept = `${read.size} bytes arrived${read.body.length < read.size ? `; the first ${read.body.length} were kept` : ''}`;
+    const outcome = read.outcome;
+    if (outcome === 'complete' || outcome === 'aborted') return null;
+    switch (outcome) {
+      case 'too_large':
+        return {
+          status: 413,
+          code: 'PAYLOAD_TOO_LARGE',
+          reason: 'payload_too_large',
+          message: `The body is larger than this endpoint accepts (${l.maxBytes} bytes).`,
+          detail:
+            read.declaredSize !== null && read.declaredSize > l.maxBytes
+              ? `Content-Length declared ${read.declaredSize} bytes, over the ${l.maxBytes}-byte limit; refused before reading the body.`
+              : `The body grew past the ${l.maxBytes}-byte limit (${kept}).`,
+          headers: { connection: 'close' },
+        };
+      case 'over_budget':
+        return {
+          status: 503,
+          code: 'SERVER_BUSY',
+          reason: 'server_busy',
+          message: 'The receiver is holding as many body bytes as it allows at once; retry shortly.',
+          detail: `Deliveries in flight hold the receiver's in-memory body budget (${this.deps.budget.limitBytes} bytes); ${kept}.`,
+          headers: { connection: 'close', 'retry-after': '1' },
+        };
+      case 'idle_timeout':
+        return {
+          status: 408,
+          code: 'REQUEST_TIMEOUT',
+          reason: 'body_timeout',
+          message: `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`,
+          detail: `The sender paused for more than ${l.idleMs} ms in the body (${kept}${read.declaredSize !== null ? ` of ${read.declaredSize} declared` : ''}).`,
+          headers: { connection: 'close' },
+        };
+      case 'request_timeout':
+        return {
+          status: 408,
+          code: 'REQUEST_TIMEOUT',
+          reason: 'request_timeout',
+          message: `The body did not arrive within ${l.requestMs} ms; the delivery was cut off.`,
+          detail: `The body took longer than ${l.requestMs} ms after the headers (${kept}${read.declaredSize !== null ? ` of ${read.declaredSize} declared` : ''}).`,
+          headers: { connection: 'close' },
+        };
+    }
+  }
+
+  private rejected(endpoint: ReceiverEndpoint, reason: RejectionReason, at: number): Promise<void> {
+    return this.notify((o) => o.rejected?.({ accountId: endpoint.accountId, endpointId: endpoint.id, reason, at }));
   }
 
   /** Runs every observer; one that fails is reported and never fails the delivery. */

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/app-errors.ts';
 import type { QueryObject } from '../logs/log-types.ts';
 
 export interface WebhookTarget {
@@ -7,7 +8,11 @@ export interface WebhookTarget {
   query: QueryObject;
 }
 
-/** Splits `/webhook/<id>[/<sub-path>][?query]`; null when the URL is not of that form. */
+/**
+ * Splits `/webhook/<id>[/<sub-path>][?query]`; null when the URL is not of that
+ * form. The sub-path is kept exactly as sent (never decoded: this is an
+ * inspector); an endpoint id that is not valid percent-encoding is a 400.
+ */
 export function parseWebhookUrl(url: string): WebhookTarget | null {
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
@@ -17,7 +22,7 @@ export function parseWebhookUrl(url: string): WebhookTarget | null {
   const endpointId = slash === -1 ? rest : rest.slice(0, slash);
   if (endpointId === '') return null;
   const path = slash === -1 ? '/' : rest.slice(slash) || '/';
-  return { endpointId: safeDecode(endpointId), path, query: parseQuery(q === -1 ? '' : url.slice(q + 1)) };
+  return { endpointId: decodeId(endpointId), path, query: parseQuery(q === -1 ? '' : url.slice(q + 1)) };
 }
 
 /** Repeated keys become arrays, in order. No prototype: a key named `__proto__` is just a key. */
@@ -32,10 +37,10 @@ export function parseQuery(search: string): QueryObject {
   return out;
 }
 
-function safeDecode(s: string): string {
+function decodeId(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
-    return s;
+    throw new ValidationError(`The endpoint id in the path ("${s.slice(0, 100)}") is not valid percent-encoding.`, { field: 'endpointId' }, 'INVALID_PATH');
   }
 }

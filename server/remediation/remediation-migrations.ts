@@ -14,4 +14,12 @@ export const remediationMigrations: Migration[] = [
           );
           CREATE INDEX remediation_by_endpoint ON remediation_analyses (account_id, endpoint_id);`,
   },
+  {
+    // An analysis lives no longer than its log (see replays_follow_logs for why a trigger).
+    version: 41,
+    name: 'analyses_follow_logs',
+    sql: `CREATE TRIGGER analyses_follow_logs AFTER DELETE ON logs BEGIN
+            DELETE FROM remediation_analyses WHERE log_id = OLD.id AND account_id = OLD.account_id;
+          END;`,
+  },
 ];

@@ -45,4 +45,15 @@ export const replayMigrations: Migration[] = [
           );
           CREATE INDEX forward_queue_by_endpoint ON forward_queue (endpoint_id, seq);`,
   },
+  {
+    // Replay history and queued forwards live no longer than their log: retention evicts
+    // logs inside the logs feature's own record, and these triggers (on replay's own tables)
+    // remove the rest in that same write, like ON DELETE CASCADE declared by the child.
+    version: 12,
+    name: 'replays_follow_logs',
+    sql: `CREATE TRIGGER replays_follow_logs AFTER DELETE ON logs BEGIN
+            DELETE FROM replays WHERE account_id = OLD.account_id AND log_id = OLD.id;
+            DELETE FROM forward_queue WHERE endpoint_id = OLD.endpoint_id AND log_id = OLD.id;
+          END;`,
+  },
 ];

@@ -21,4 +21,14 @@ export const shareMigrations: Migration[] = [
           CREATE UNIQUE INDEX shares_by_log ON shares (account_id, log_id);
           CREATE INDEX shares_by_endpoint ON shares (account_id, endpoint_id);`,
   },
+  {
+    // A share link lives no longer than its log. Retention evicts logs inside the logs
+    // feature's own record; this trigger (the share feature's, on its own table) removes
+    // the link in that same write, like a foreign key's ON DELETE CASCADE declared by the child.
+    version: 21,
+    name: 'shares_follow_logs',
+    sql: `CREATE TRIGGER shares_follow_logs AFTER DELETE ON logs BEGIN
+            DELETE FROM shares WHERE account_id = OLD.account_id AND log_id = OLD.id;
+          END;`,
+  },
 ];

@@ -124,7 +124,7 @@ describe('logs API', () => {
 describe('retention', () => {
   let t: TestEngine;
   before(async () => {
-    t = await startTestEngine({ retention: { maxLogsPerAccount: 5, maxBodyBytesTotal: 512 * 1024 * 1024 } });
+    t = await startTestEngine({ retention: { maxLogsPerAccount: 5, maxBodyBytesPerAccount: 512 * 1024 * 1024 } });
   });
   after(() => t.stop());
 
@@ -142,7 +142,7 @@ describe('retention', () => {
 describe('retention by total body size', () => {
   let t: TestEngine;
   before(async () => {
-    t = await startTestEngine({ retention: { maxLogsPerAccount: 10_000, maxBodyBytesTotal: 10_000 } });
+    t = await startTestEngine({ retention: { maxLogsPerAccount: 10_000, maxBodyBytesPerAccount: 10_000 } });
   });
   after(() => t.stop());
 

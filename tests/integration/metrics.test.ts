@@ -80,7 +80,7 @@ describe('metrics', () => {
     // The last instant of bucket 20: a stale Stripe timestamp and an over-limit body.
     clock.set(at('2025-01-15T09:59:59.999Z'));
     await expectStatus(stripeSigned(200, { ageSeconds: 600 }), 400); // timestamp_outside_tolerance
-    await expectStatus(t.deliver(`/webhook/${bravo}`, { body: body(2000) }), 413); // payload_too_large, size 2000
+    await expectStatus(t.deliver(`/webhook/${bravo}`, { body: body(2000) }), 413); // payload_too_large, refused before reading: size 0
     // Bucket 22: bravo is off for a moment.
     clock.set(at('2025-01-15T11:15:00.000Z'));
     await setActive(bravo, false);
@@ -154,10 +154,10 @@ describe('metrics', () => {
     ]);
   });
 
-  test('payload sizes of the stored deliveries (as sent; the over-limit one counts 2000)', async () => {
+  test('payload sizes of the stored deliveries (bytes received; the over-limit one, refused before reading, counts 0)', async () => {
     const m = await metrics('?window=24h');
-    // 50 100 200 300 400 500 600 700 2000: nearest-rank p50 is the 5th, p95 the 9th.
-    assert.deepEqual(m.payloadSizes, { count: 9, min: 50, max: 2000, avg: 4850 / 9, p50: 400, p95: 2000 });
+    // 0 50 100 200 300 400 500 600 700: nearest-rank p50 is the 5th, p95 the 9th.
+    assert.deepEqual(m.payloadSizes, { count: 9, min: 0, max: 700, avg: 2850 / 9, p50: 300, p95: 700 });
   });
 
   test('1h: minute buckets; older deliveries are excluded', async () => {
@@ -191,7 +191,7 @@ describe('metrics', () => {
     assert.deepEqual(pick(week.series[26]), counts(0, 2, 1));
     assert.deepEqual(pick(week.series[27]), counts(3, 3, 2));
     assert.equal(week.payloadSizes.count, 10);
-    assert.equal(week.payloadSizes.min, 10);
+    assert.equal(week.payloadSizes.min, 0);
 
     const month = await metrics('?window=30d');
     assert.equal(month.bucketSeconds, 86_400);
@@ -211,7 +211,7 @@ describe('metrics', () => {
       { reason: 'missing_header', count: 1 },
       { reason: 'payload_too_large', count: 1 },
     ]);
-    assert.deepEqual(m.payloadSizes, { count: 3, min: 50, max: 2000, avg: 2750 / 3, p50: 700, p95: 2000 });
+    assert.deepEqual(m.payloadSizes, { count: 3, min: 0, max: 700, avg: 750 / 3, p50: 50, p95: 700 });
     const gone = await metrics(`?endpointId=${charlie}`);
     assert.deepEqual(gone.totals, ZERO);
     assert.deepEqual(gone.endpoints, []);

@@ -189,7 +189,7 @@ describe('receiver', () => {
       assert.equal((await t.api('GET', '/api/webhooks/logs')).body.data.total, before);
     });
 
-    test('a declared body over the limit is 413 and logged with its first bytes', async () => {
+    test('a declared body over the limit is 413 at once, logged with the declared length and no bytes read', async () => {
       const big = Buffer.alloc(10_000, 'a');
       const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${openEp}`, { body: big });
       assert.equal(r.status, 413);
@@ -198,10 +198,12 @@ describe('receiver', () => {
       const l = await log(body.error.details.logId);
       assert.equal(l.status, 'failed');
       assert.equal(l.verification.reason, 'payload_too_large');
-      assert.equal(l.truncated, true);
-      assert.equal(l.size, 10_000);
-      assert.ok(l.body.length > 0 && l.body.length <= 4096);
-      assert.ok(/^a+$/.test(l.body));
+      assert.equal(l.verification.detail, 'Content-Length declared 10000 bytes, over the 4096-byte limit; refused before reading the body.');
+      // size is what arrived before the answer, never the declared value.
+      assert.equal(l.size, 0);
+      assert.equal(l.declaredSize, 10_000);
+      assert.equal(l.truncated, false);
+      assert.equal(l.body, '');
     });
 
     test('a chunked body that grows over the limit is 413 too, and the connection stays usable', async () => {
@@ -209,7 +211,11 @@ describe('receiver', () => {
       assert.equal(r.status, 413);
       const l = await log(r.json().error.details.logId);
       assert.equal(l.verification.reason, 'payload_too_large');
-      assert.ok(l.size > 4096);
+      assert.equal(l.declaredSize, null);
+      // Reading stopped at the first chunk past the limit; the first bytes (the limit's worth) were kept.
+      assert.ok(l.size > 4096 && l.size <= 50_000, `size ${l.size}`);
+      assert.equal(l.truncated, true);
+      assert.equal(l.body, 'b'.repeat(4096));
     });
 
     test('a body exactly at the limit is accepted', async () => {

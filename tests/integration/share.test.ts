@@ -224,7 +224,7 @@ describe('sharing', () => {
 describe('sharing with a tunnel and retention', () => {
   let t: TestEngine;
   before(async () => {
-    t = await startTestEngine({ publicBaseUrl: 'https://hooks.example.test', retention: { maxLogsPerAccount: 1, maxBodyBytesTotal: 1 << 30 } });
+    t = await startTestEngine({ publicBaseUrl: 'https://hooks.example.test', retention: { maxLogsPerAccount: 1, maxBodyBytesPerAccount: 1 << 30 } });
   });
   after(() => t.stop());
 

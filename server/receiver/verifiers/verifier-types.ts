@@ -13,7 +13,11 @@ export type VerificationReason =
   | 'no_matching_signature'
   | 'timestamp_outside_tolerance'
   | 'missing_secret'
-  | 'payload_too_large';
+  // The receiver stopped reading before verifying (it answered 413, 408 or 503).
+  | 'payload_too_large'
+  | 'request_timeout'
+  | 'body_timeout'
+  | 'server_busy';
 
 export interface VerificationInput {
   /** The exact bytes received, never parsed. */

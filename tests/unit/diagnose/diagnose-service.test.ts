@@ -19,6 +19,7 @@ const DETAIL: LogDetail = {
   query: {},
   contentType: 'application/json',
   size: 2,
+  declaredSize: 2,
   storedSize: 2,
   truncated: false,
   sourceIp: '127.0.0.1',

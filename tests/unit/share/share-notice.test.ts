@@ -27,7 +27,7 @@ describe('share links and the browser notice of the public URL', () => {
   before(async () => {
     dir = await makeTempDir();
     store = await SqljsStore.open({ dir, migrations: ALL_MIGRATIONS, clock });
-    const logs = new LogsService(new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesTotal: 1 << 20 }), new IdGenerator(clock, cryptoRandom));
+    const logs = new LogsService(new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }), new IdGenerator(clock, cryptoRandom));
     urls.receiver = 'http://127.0.0.1:4681';
     logId = await logs.record({
       accountId: account.id,
@@ -38,6 +38,7 @@ describe('share links and the browser notice of the public URL', () => {
       rawHeaders: [],
       contentType: null,
       size: 2,
+      declaredSize: 2,
       body: Buffer.from('{}'),
       truncated: false,
       sourceIp: '127.0.0.1',
