@@ -51,7 +51,7 @@ function mapBodyParserError(err: unknown): MappedError | null {
   });
   switch (err.type) {
     case 'entity.parse.failed':
-      return fail(400, 'INVALID_JSON', 'The request body is not valid JSON.');
+      return fail(400, 'INVALID_JSON', 'The request body is not valid JSON, or not a JSON object or array.');
     case 'entity.too.large':
       return fail(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the API accepts (1 MB).');
     case 'encoding.unsupported':
@@ -70,7 +70,9 @@ function mapBodyParserError(err: unknown): MappedError | null {
  * answered to them, not an engine fault.
  */
 export function isEngineFault(err: unknown): boolean {
-  return !(err instanceof AppError) || err.status === 500 || err.status === 503;
+  if (err instanceof AppError) return err.status === 500 || err.status === 503;
+  // A body the client got wrong (bad JSON, too large) is its news, not the engine's.
+  return mapBodyParserError(err) === null;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
