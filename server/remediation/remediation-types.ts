@@ -89,3 +89,13 @@ export type Rule = (ctx: RuleContext) => RuleCause[];
 
 /** A rule that only speaks when the others found nothing of a kind (wrong_secret). */
 export type FallbackRule = (ctx: RuleContext, found: readonly RuleCause[]) => RuleCause[];
+
+export interface NamedRule {
+  name: string;
+  run: Rule;
+}
+
+export interface NamedFallbackRule {
+  name: string;
+  run: FallbackRule;
+}
