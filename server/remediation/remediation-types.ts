@@ -14,7 +14,8 @@ export type CauseCode =
   | 'target_unreachable'
   | 'target_timeout'
   | 'target_rejected_signature'
-  | 'target_error';
+  | 'target_error'
+  | 'unsafe_sub_path';
 
 /** A fact shown to the user: a sentence, or a labelled value (a header, a number of seconds...). */
 export type Evidence = string | { label: string; value: string };

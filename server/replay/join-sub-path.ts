@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/app-errors.ts';
+import { UNSAFE_SUB_PATH } from './replay-types.ts';
 
 /**
  * Why a sub-path may not be joined to a base URL:
@@ -48,7 +49,7 @@ export class UnsafeSubPathError extends ValidationError {
   ) {
     const shown = subPath.length > SHOWN_CHARS ? `${subPath.slice(0, SHOWN_CHARS)}…` : subPath;
     const where = segment !== null && segment !== subPath ? ` (segment "${segment.slice(0, SHOWN_CHARS)}")` : '';
-    super(`The sub-path "${shown}"${where} cannot be appended below the path "${basePath}": ${WHY[reason]}.`, { subPath, reason, basePath, segment }, 'UNSAFE_SUB_PATH');
+    super(`The sub-path "${shown}"${where} cannot be appended below the path "${basePath}": ${WHY[reason]}.`, { subPath, reason, basePath, segment }, UNSAFE_SUB_PATH);
   }
 }
 

@@ -125,6 +125,9 @@ describe('forwarding never leaves the forwardUrl path', () => {
       const h = (await t.api('GET', `/api/replay/${logId}/history`)).body.data;
       assert.equal(h.total, 1);
       assert.equal(target.received.length, 0);
+      const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      assert.deepEqual(a.body.data.causes.map((c: { code: string }) => c.code), ['unsafe_sub_path']);
     } finally {
       await target.close();
     }

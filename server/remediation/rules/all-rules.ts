@@ -8,6 +8,7 @@ import { targetRejectedSignatureRule } from './target-rejected-signature.ts';
 import { targetTimeoutRule } from './target-timeout.ts';
 import { targetUnreachableRule } from './target-unreachable.ts';
 import { timestampSkewRule } from './timestamp-skew.ts';
+import { unsafeSubPathRule } from './unsafe-sub-path.ts';
 import { wrongHeaderNameRule } from './wrong-header-name.ts';
 import { wrongProviderRule } from './wrong-provider.ts';
 import { wrongSecretRule } from './wrong-secret.ts';
@@ -25,6 +26,7 @@ export const RULES: readonly NamedRule[] = [
   { name: 'target_timeout', run: targetTimeoutRule },
   { name: 'target_rejected_signature', run: targetRejectedSignatureRule },
   { name: 'target_error', run: targetErrorRule },
+  { name: 'unsafe_sub_path', run: unsafeSubPathRule },
 ];
 
 /** Rules that speak only when the others left a failure unexplained. */
