@@ -269,7 +269,7 @@ describe('remediation degrades on bodies it cannot walk', () => {
     ['objects nested 1,000,000 deep', `${'{"a":'.repeat(1_000_000)}1${'}'.repeat(1_000_000)}`],
     ['arrays nested 5,000,000 deep (10 MB, the default body limit)', `${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`],
   ] as const) {
-    test(`${name}: analyze, explain and diagnose answer 200 with the remaining causes`, async () => {
+    test(`${name}: analyze, explain, diagnose and export answer 200; the analysis has the remaining causes`, async () => {
       assert.ok(Buffer.byteLength(body) <= 10 * 1024 * 1024);
       const logId = await deliverFailed(body, `sha256=${hmacHex('some other secret', body)}`);
       const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
@@ -293,6 +293,11 @@ describe('remediation degrades on bodies it cannot walk', () => {
       assert.equal(d.status, 200, JSON.stringify(d.body).slice(0, 500));
       assert.equal(d.body.data.log.id, logId);
       assert.equal(d.body.data.verification.now.result, 'invalid');
+
+      for (const format of ['curl', 'json', 'har', 'http']) {
+        const e = await t.api('GET', `/api/webhooks/logs/${logId}/export?format=${format}`);
+        assert.equal(e.status, 200, `${format}: ${JSON.stringify(e.body).slice(0, 300)}`);
+      }
     });
   }
 
