@@ -1,4 +1,4 @@
-import type { Cause, RuleCause, RuleContext } from './remediation-types.ts';
+import type { Cause, NamedFallbackRule, NamedRule, RuleCause, RuleContext } from './remediation-types.ts';
 import { FALLBACK_RULES, RULES } from './rules/all-rules.ts';
 import { verificationSnippets } from './snippets.ts';
 
@@ -7,14 +7,29 @@ export interface RulesOutcome {
   causes: Cause[];
 }
 
-/** Runs every rule over the context: most confident cause first, with the endpoint's snippets. */
-export function runRules(ctx: RuleContext): RulesOutcome {
-  const found: RuleCause[] = RULES.flatMap((rule) => rule(ctx));
-  for (const fallback of FALLBACK_RULES) found.push(...fallback(ctx, found));
+/**
+ * Runs every rule over the context: most confident cause first, with the
+ * endpoint's snippets. A rule that throws (a body it cannot handle: the stored
+ * bytes are whatever a sender chose) is skipped and named in the summary; the
+ * others still answer, so one rule never turns an analysis into a 500.
+ */
+export function runRules(ctx: RuleContext, rules: readonly NamedRule[] = RULES, fallbacks: readonly NamedFallbackRule[] = FALLBACK_RULES): RulesOutcome {
+  const skipped: string[] = [];
+  const attempt = (name: string, run: () => RuleCause[]): RuleCause[] => {
+    try {
+      return run();
+    } catch (e) {
+      skipped.push(`${name} (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`);
+      return [];
+    }
+  };
+  const found: RuleCause[] = rules.flatMap((rule) => attempt(rule.name, () => rule.run(ctx)));
+  for (const fallback of fallbacks) found.push(...attempt(fallback.name, () => fallback.run(ctx, found)));
   const snippets = verificationSnippets(ctx.endpoint.scheme, ctx.endpoint.signatureHeader);
   // Array.prototype.sort is stable: equal confidences keep the rules' order.
   const causes = found.sort((a, b) => b.confidence - a.confidence).map((c) => ({ ...c, snippets }));
-  return { summary: summarize(ctx, causes), causes };
+  const note = skipped.length > 0 ? ` Skipped, as they could not handle this delivery: ${skipped.join('; ')}.` : '';
+  return { summary: `${summarize(ctx, causes)}${note}`, causes };
 }
 
 function summarize(ctx: RuleContext, causes: Cause[]): string {

@@ -14,7 +14,8 @@ export type CauseCode =
   | 'target_unreachable'
   | 'target_timeout'
   | 'target_rejected_signature'
-  | 'target_error';
+  | 'target_error'
+  | 'unsafe_sub_path';
 
 /** A fact shown to the user: a sentence, or a labelled value (a header, a number of seconds...). */
 export type Evidence = string | { label: string; value: string };
@@ -89,3 +90,13 @@ export type Rule = (ctx: RuleContext) => RuleCause[];
 
 /** A rule that only speaks when the others found nothing of a kind (wrong_secret). */
 export type FallbackRule = (ctx: RuleContext, found: readonly RuleCause[]) => RuleCause[];
+
+export interface NamedRule {
+  name: string;
+  run: Rule;
+}
+
+export interface NamedFallbackRule {
+  name: string;
+  run: FallbackRule;
+}

@@ -9,6 +9,7 @@ import type { Random } from '../support/random.ts';
 import { backoffDelay, systemScheduler, type BackoffPolicy, type Scheduler } from './backoff.ts';
 import type { ForwardQueueRepository, QueuedForward } from './forward-queue-repository.ts';
 import { send as httpSend, type SendInput, type SendResult } from './http-sender.ts';
+import { joinSubPath, UnsafeSubPathError } from './join-sub-path.ts';
 import { buildHeaders } from './outgoing-request.ts';
 import type { ReplayService } from './replay-service.ts';
 import type { ForwardState, ForwardStatus, ReplayFailure } from './replay-types.ts';
@@ -205,7 +206,13 @@ export class Forwarder implements DeliveryObserver {
       return 'dropped';
     }
     const { log, body } = sendable;
-    const url = forwardTarget(forwardUrl, log.path, log.query);
+    let url: URL;
+    try {
+      url = forwardTarget(forwardUrl, log.path, log.query);
+    } catch (e) {
+      if (!(e instanceof UnsafeSubPathError)) throw e;
+      return this.notSendable(lane, head, log.method, forwardUrl, e);
+    }
     const headers = buildHeaders(log.rawHeaders, url, body, {}, []);
     const abort = new AbortController();
     lane.inFlight = abort;
@@ -247,6 +254,44 @@ export class Forwarder implements DeliveryObserver {
     return 'delivered';
   }
 
+  /**
+   * A delivery whose sub-path would lead outside the forwardUrl (`/../admin`,
+   * `%2e%2e`, `..%5c`): a sender controls that path, and the signatures most
+   * providers use cover only the body, so one captured delivery re-sent with
+   * such a path would reach any route of the owner's server. Nothing is sent; the
+   * attempt is recorded as a failed forward and the item dropped, since it can
+   * never succeed.
+   */
+  private async notSendable(lane: Lane, head: QueuedForward, method: string, forwardUrl: string, e: UnsafeSubPathError): Promise<Outcome> {
+    // Deleted meanwhile: record nothing (its history is being removed).
+    if (!this.deps.endpoints.forReceiver(head.endpointId)) return 'dropped';
+    const now = this.deps.clock.now();
+    const error: ReplayFailure = {
+      code: e.code,
+      message: `Log ${head.logId} was not forwarded, and will not be: ${e.message} A request is never sent outside the forwardUrl; the capture is kept as it arrived.`,
+    };
+    await this.deps.replays.record({
+      id: this.deps.ids.opaque('rp'),
+      accountId: head.accountId,
+      logId: head.logId,
+      endpointId: head.endpointId,
+      // The configured target: the joined URL was never built.
+      targetUrl: forwardUrl,
+      method,
+      createdAt: now,
+      trigger: 'forward',
+      requestHeaders: [],
+      status: null,
+      responseHeaders: [],
+      responseBody: Buffer.alloc(0),
+      responseTruncated: false,
+      responseTime: 0,
+      error,
+    });
+    lane.lastError = { ...error, at: now };
+    return 'rejected';
+  }
+
   private retryLater(lane: Lane, failure: ReplayFailure): void {
     const delay = backoffDelay(this.deps.policy, Math.max(lane.attempts, 1), this.deps.random);
     lane.state = 'retrying';
@@ -281,11 +326,11 @@ export class Forwarder implements DeliveryObserver {
 /**
  * The forwardUrl with the delivery's sub-path below the endpoint and its query
  * appended, as a tunnel would pass them on (`/webhook/ep_x/github?x=1` ->
- * `<forwardUrl>/github?x=1`).
+ * `<forwardUrl>/github?x=1`). Throws UnsafeSubPathError for a sub-path that
+ * could lead outside the forwardUrl's path.
  */
 export function forwardTarget(forwardUrl: string, path: string, query: QueryObject): URL {
-  const url = new URL(forwardUrl);
-  if (path !== '/' && path !== '') url.pathname = `${url.pathname.replace(/\/$/, '')}${path}`;
+  const url = joinSubPath(forwardUrl, path);
   for (const [key, value] of Object.entries(query)) {
     for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
   }

@@ -9,6 +9,13 @@ import { isoTime } from '../support/clock.ts';
 /** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
 export type ReplayTrigger = 'manual' | 'forward';
 
+/**
+ * A forward not sent because the delivery's sub-path could lead outside the
+ * forwardUrl (server/replay/join-sub-path.ts). Its message quotes the sender's
+ * path, so readers must match this code, not words of the message.
+ */
+export const UNSAFE_SUB_PATH = 'UNSAFE_SUB_PATH';
+
 export interface ReplayFailure {
   /** `TARGET_UNREACHABLE` (DNS, refused, reset), `TARGET_TIMEOUT`, ... */
   code: string;

@@ -247,6 +247,71 @@ describe('remediation (rules engine)', () => {
   });
 });
 
+describe('remediation degrades on bodies it cannot walk', () => {
+  let t: TestEngine;
+  let ep: string;
+  before(async () => {
+    // The default 10 MB body limit: deep bodies up to that size must be analysed.
+    t = await startTestEngine();
+    ep = await t.endpoint({ name: 'deep', validationType: 'hmac_sha256', webhookSecret: HMAC_SECRET });
+  });
+  after(() => t.stop());
+
+  const deliverFailed = async (body: string, signature: string): Promise<string> => {
+    const r = await t.deliver(`/webhook/${ep}`, { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } });
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.equal(r.body.error.details.logId.length > 0, true);
+    return r.body.error.details.logId as string;
+  };
+
+  for (const [name, body] of [
+    ['arrays nested 500,000 deep', `${'['.repeat(500_000)}${']'.repeat(500_000)}`],
+    ['objects nested 1,000,000 deep', `${'{"a":'.repeat(1_000_000)}1${'}'.repeat(1_000_000)}`],
+    ['arrays nested 5,000,000 deep (10 MB, the default body limit)', `${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`],
+  ] as const) {
+    test(`${name}: analyze, explain, diagnose and export answer 200; the analysis has the remaining causes`, async () => {
+      assert.ok(Buffer.byteLength(body) <= 10 * 1024 * 1024);
+      const logId = await deliverFailed(body, `sha256=${hmacHex('some other secret', body)}`);
+      const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
+      assert.equal(a.status, 200, JSON.stringify(a.body).slice(0, 500));
+      assert.equal(a.body.data.logId, logId);
+      assert.deepEqual(a.body.data.causes.map((c: Cause) => c.code), ['wrong_secret']);
+      // Exact: a rule skipped on the way would be named at the end.
+      assert.equal(
+        a.body.data.summary,
+        'Verification (hmac_sha256) failed with no_matching_signature. Most likely: The sender signs with a different secret than this endpoint has (confidence 70%).',
+      );
+
+      const explained = await t.api('GET', `/api/cli/explain/${logId}?refresh=true`);
+      assert.equal(explained.status, 200, JSON.stringify(explained.body).slice(0, 500));
+      assert.deepEqual(explained.body.data.causes.map((c: Cause) => c.code), ['wrong_secret']);
+      const text = await fetch(`${t.engine.apiUrl}/api/cli/explain/${logId}?format=text`, { headers: { authorization: `Bearer ${t.token}` } });
+      assert.equal(text.status, 200);
+      assert.equal((await text.text()).includes('wrong_secret'), true);
+
+      const d = await t.api('GET', `/api/cli/diagnose/${logId}`);
+      assert.equal(d.status, 200, JSON.stringify(d.body).slice(0, 500));
+      assert.equal(d.body.data.log.id, logId);
+      assert.equal(d.body.data.verification.now.result, 'invalid');
+
+      for (const format of ['curl', 'json', 'har', 'http']) {
+        const e = await t.api('GET', `/api/webhooks/logs/${logId}/export?format=${format}`);
+        assert.equal(e.status, 200, `${format}: ${JSON.stringify(e.body).slice(0, 300)}`);
+      }
+    });
+  }
+
+  test('a deep body is opaque to the JSON variants only: a trailing newline the sender signed is still found', async () => {
+    const body = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    const logId = await deliverFailed(body, `sha256=${hmacHex(HMAC_SECRET, `${body}\n`)}`);
+    const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
+    assert.equal(a.status, 200, JSON.stringify(a.body).slice(0, 500));
+    const top = a.body.data.causes[0] as Cause;
+    assert.equal(top.code, 'body_modified');
+    assert.equal(evidenceValue(top, 'Variant'), 'trailing_newline_added');
+  });
+});
+
 /**
  * A stand-in for an OpenAI-compatible server: no LLM can run on this machine,
  * so this local server answers chat completions the way one would and records

@@ -5,6 +5,7 @@ import { targetErrorRule } from '../../../server/remediation/rules/target-error.
 import { targetRejectedSignatureRule } from '../../../server/remediation/rules/target-rejected-signature.ts';
 import { targetTimeoutRule } from '../../../server/remediation/rules/target-timeout.ts';
 import { targetUnreachableRule } from '../../../server/remediation/rules/target-unreachable.ts';
+import { unsafeSubPathRule } from '../../../server/remediation/rules/unsafe-sub-path.ts';
 import { context, replay, valueOf } from './context.ts';
 
 const accepted = { scheme: 'stripe' as const, result: 'valid' as const, reason: null, detail: null, matchedSecret: 'current' as const };
@@ -36,6 +37,19 @@ describe('replay and forward failures (ReplayRecord data)', () => {
     assert.match(targetErrorRule(ok({ replays: [replay({ status: 502 })] }))[0]!.title, /failed with 502/);
     assert.match(targetErrorRule(ok({ replays: [replay({ status: 404 })] }))[0]!.steps[0]!, /target path/);
     assert.deepEqual(targetErrorRule(ok({ replays: [replay({ status: 200 }), replay({ status: 401 })] })), []);
+  });
+  test('unsafe_sub_path: a forward not sent is explained as such; the sender\'s words in its message prove no timeout or refusal', () => {
+    const message =
+      'Log log_1 was not forwarded, and will not be: The sub-path "/timed-out/refused/ETIMEDOUT/../x" (segment "..") cannot be appended below the path "/hook": ' +
+      'it contains a dot segment ("." or ".."), plain or percent-encoded, that would lead out of it. A request is never sent outside the forwardUrl; the capture is kept as it arrived.';
+    const ctx = ok({ replays: [replay({ trigger: 'forward', status: null, responseTime: 0, error: { code: 'UNSAFE_SUB_PATH', message } })] });
+    const [c] = unsafeSubPathRule(ctx);
+    assert.equal(c?.code, 'unsafe_sub_path');
+    assert.equal(c.confidence, 1);
+    assert.equal(valueOf(c.evidence, 'Error'), `UNSAFE_SUB_PATH: ${message}`);
+    assert.deepEqual(targetTimeoutRule(ctx), []);
+    assert.deepEqual(targetUnreachableRule(ctx), []);
+    assert.deepEqual(runRules(ctx).causes.map((x) => x.code), ['unsafe_sub_path']);
   });
   test('an accepted delivery with a failed replay gets only replay causes and a summary saying so', () => {
     const out = runRules(ok({ replays: [replay({ status: 200 }), replay({ error: { code: 'TARGET_UNREACHABLE', message: 'getaddrinfo ENOTFOUND devbox' } })] }));
