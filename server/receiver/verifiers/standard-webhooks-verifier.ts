@@ -133,6 +133,7 @@ export const standardWebhooksVerifier: Verifier = {
         `None of the ${parsed.v1.length} v1 signature(s) matches an HMAC-SHA256 of "{id}.{timestamp}.{body}" with the endpoint's secret.`,
       );
     }
-    return checkTolerance('standard_webhooks', input, timestamp) ?? valid('standard_webhooks', matched);
+    // The specification and its reference library refuse a timestamp too old or too new.
+    return checkTolerance('standard_webhooks', input, timestamp, { future: true }) ?? valid('standard_webhooks', matched);
   },
 };

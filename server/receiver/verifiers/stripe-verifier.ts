@@ -58,8 +58,8 @@ export const stripeVerifier: Verifier = {
       return invalid('stripe', 'no_matching_signature', `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`);
     }
 
-    // Stripe's SDK only refuses old timestamps; we also refuse ones from the future beyond the
-    // tolerance, since a clock that far ahead makes the replay window meaningless.
-    return checkTolerance('stripe', input, parsed.timestamp) ?? valid('stripe', matched);
+    // Stripe's SDK refuses only old timestamps (age > tolerance) and accepts any future one;
+    // Hookscope's answer must be the one the user's handler will get, so the future is not checked.
+    return checkTolerance('stripe', input, parsed.timestamp, { future: false }) ?? valid('stripe', matched);
   },
 };
