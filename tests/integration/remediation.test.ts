@@ -117,7 +117,7 @@ describe('remediation (rules engine)', () => {
     assert.ok(!a.causes.some((x) => x.code === 'wrong_secret'), 'a proven cause rules out the wrong-secret fallback');
   });
 
-  test('timestamp_skew: a stale stripe delivery says how many seconds old; a future one says the clock is ahead', async () => {
+  test('timestamp_skew: a stale stripe delivery says how many seconds old; a future slack one says the clock is ahead', async () => {
     const body = JSON.stringify({ id: 'evt_old', type: 'customer.created' });
     const stale = await failedDelivery(stripeEp, body, { 'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() - 906) });
     const c = await topCause(stale);
@@ -127,7 +127,14 @@ describe('remediation (rules engine)', () => {
     assert.match(c.title, /15 min 6 s/);
     assert.ok(c.steps.some((s) => s.includes('resign')));
 
-    const future = await failedDelivery(stripeEp, body, { 'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() + 600) });
+    // Stripe's SDK accepts any future timestamp (so Hookscope does); Slack refuses one, in both directions.
+    const slackSecret = 'remediation-slack-secret';
+    const slackEp = await t.endpoint({ name: 'sl', validationType: 'slack', webhookSecret: slackSecret });
+    const ahead = nowSeconds() + 600;
+    const future = await failedDelivery(slackEp, body, {
+      'x-slack-request-timestamp': String(ahead),
+      'x-slack-signature': `v0=${hmacHex(slackSecret, `v0:${ahead}:${body}`)}`,
+    });
     const f = await topCause(future);
     assert.equal(f.code, 'timestamp_skew');
     assert.equal(evidenceValue(f, 'Skew'), '600 s in the future');

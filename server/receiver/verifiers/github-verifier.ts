@@ -1,13 +1,18 @@
+import { decodeLowerHex } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
 import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
 
 export const GITHUB_SIGNATURE_HEADER = 'X-Hub-Signature-256';
 const LEGACY_SHA1_HEADER = 'x-hub-signature';
 
-/** `sha256=<64 hex>`; anything else is not a GitHub SHA-256 signature. */
+/**
+ * `sha256=<64 lower-case hex>`, exactly as GitHub sends it. GitHub's documented
+ * check (and @octokit/webhooks-methods) compares the header text, so upper-case
+ * hex or `SHA256=` never verifies there and is refused here too.
+ */
 export function parseGithubSignature(value: string): Buffer | null {
-  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(value.trim());
-  return m ? Buffer.from(m[1]!, 'hex') : null;
+  const v = value.trim();
+  return v.startsWith('sha256=') ? decodeLowerHex(v.slice('sha256='.length)) : null;
 }
 
 export function githubSignatureHeader(secret: string, body: Buffer): string {
@@ -30,7 +35,7 @@ export const githubVerifier: Verifier = {
     }
     const signature = parseGithubSignature(header);
     if (!signature) {
-      return invalid('github', 'malformed_header', `${GITHUB_SIGNATURE_HEADER} must look like sha256=<64 hex characters>.`);
+      return invalid('github', 'malformed_header', `${GITHUB_SIGNATURE_HEADER} must look like sha256=<64 lower-case hex characters>, as GitHub sends it.`);
     }
     if (input.secrets.length === 0) return invalid('github', 'missing_secret', 'The endpoint has no signing secret.');
     for (const secret of input.secrets) {

@@ -1,21 +1,20 @@
 import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import { decodeLooseBase64 } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
 
 export const DEFAULT_HMAC_HEADER = 'X-Webhook-Signature';
 
 /**
- * Decodes one signature as a senders might write it: hex (any case), base64 or
- * base64url (padding optional), with an optional `sha256=` prefix. Only decodings
- * of SHA-256's 32 bytes count, so a value is never misread as the other encoding.
+ * Decodes one signature as senders might write it: hex (either case: no single
+ * provider fixes one, and the digest's bytes are what is compared), base64 or
+ * base64url (padding optional), with an optional `sha256=` prefix. Only the
+ * canonical text of SHA-256's 32 bytes counts, so a value is never misread as the
+ * other encoding and a changed trailing base64 bit is not silently dropped.
  */
 export function decodeSignature(raw: string): Buffer | null {
   const value = raw.trim().replace(/^sha256=/i, '');
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(value)) {
-    const b = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    return b.length === 32 ? b : null;
-  }
-  return null;
+  return decodeLooseBase64(value);
 }
 
 export const hmacSha256Verifier: Verifier = {

@@ -1,3 +1,4 @@
+import { decodeLowerHex } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
 import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
@@ -5,10 +6,13 @@ import { headerValue, invalid, valid, type VerificationInput, type VerificationR
 export const SLACK_SIGNATURE_HEADER = 'X-Slack-Signature';
 export const SLACK_TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
 
-/** `v0=<64 hex>`. */
+/**
+ * `v0=<64 lower-case hex>`, as Slack sends it; Slack's documented check compares
+ * the header text (hmac.compare_digest), so upper-case hex is refused.
+ */
 export function parseSlackSignature(value: string): Buffer | null {
-  const m = /^v0=([0-9a-fA-F]{64})$/.exec(value.trim());
-  return m ? Buffer.from(m[1]!, 'hex') : null;
+  const v = value.trim();
+  return v.startsWith('v0=') ? decodeLowerHex(v.slice('v0='.length)) : null;
 }
 
 /** Unix seconds, digits only. */
@@ -32,7 +36,7 @@ export const slackVerifier: Verifier = {
       return invalid('slack', 'missing_header', `The ${SLACK_TIMESTAMP_HEADER} header is missing; Slack signs it with the body.`);
     }
     const signature = parseSlackSignature(header);
-    if (!signature) return invalid('slack', 'malformed_header', `${SLACK_SIGNATURE_HEADER} must look like v0=<64 hex characters>.`);
+    if (!signature) return invalid('slack', 'malformed_header', `${SLACK_SIGNATURE_HEADER} must look like v0=<64 lower-case hex characters>, as Slack sends it.`);
     const timestamp = parseSlackTimestamp(rawTimestamp);
     if (timestamp === null) return invalid('slack', 'malformed_header', `${SLACK_TIMESTAMP_HEADER} must be Unix seconds (digits only).`);
     if (input.secrets.length === 0) return invalid('slack', 'missing_secret', 'The endpoint has no signing secret.');
@@ -47,6 +51,7 @@ export const slackVerifier: Verifier = {
         `The ${SLACK_SIGNATURE_HEADER} signature does not match an HMAC-SHA256 of "v0:{timestamp}:{body}" with the endpoint's signing secret.`,
       );
     }
-    return checkTolerance('slack', input, timestamp) ?? valid('slack', match.kind);
+    // Slack documents the check as |now - timestamp| > 5 minutes: old and future alike.
+    return checkTolerance('slack', input, timestamp, { future: true }) ?? valid('slack', match.kind);
   },
 };

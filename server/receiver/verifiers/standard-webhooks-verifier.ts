@@ -1,3 +1,4 @@
+import { decodeCanonicalBase64 } from './signature-encoding.ts';
 import { hmacSha256Key, sameBytes } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
 import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
@@ -25,7 +26,12 @@ export interface ParsedStandardSignatures {
   otherVersions: string[];
 }
 
-/** A space-separated list of `<version>,<base64>`; only well-formed v1 entries of 32 bytes count. */
+/**
+ * A space-separated list of `<version>,<base64>`; only v1 entries that are the
+ * canonical base64 of 32 bytes count. The reference library compares the base64
+ * text, so a value that decodes to the same bytes through different trailing
+ * bits is no signature there, and none here.
+ */
 export function parseStandardSignatures(value: string): ParsedStandardSignatures {
   const v1: Buffer[] = [];
   const otherVersions: string[] = [];
@@ -38,9 +44,8 @@ export function parseStandardSignatures(value: string): ParsedStandardSignatures
       if (version.length > 0 && version.length <= 10) otherVersions.push(version);
       continue;
     }
-    if (!BASE64.test(encoded)) continue;
-    const sig = Buffer.from(encoded, 'base64');
-    if (sig.length === 32) v1.push(sig);
+    const sig = decodeCanonicalBase64(encoded);
+    if (sig) v1.push(sig);
   }
   return { v1, otherVersions };
 }
@@ -128,6 +133,7 @@ export const standardWebhooksVerifier: Verifier = {
         `None of the ${parsed.v1.length} v1 signature(s) matches an HMAC-SHA256 of "{id}.{timestamp}.{body}" with the endpoint's secret.`,
       );
     }
-    return checkTolerance('standard_webhooks', input, timestamp) ?? valid('standard_webhooks', matched);
+    // The specification and its reference library refuse a timestamp too old or too new.
+    return checkTolerance('standard_webhooks', input, timestamp, { future: true }) ?? valid('standard_webhooks', matched);
   },
 };

@@ -1,4 +1,5 @@
 import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import { decodeLowerHex } from './signature-encoding.ts';
 import { sameBytes, stripeSignature } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
 
@@ -7,7 +8,11 @@ interface ParsedHeader {
   v1: Buffer[];
 }
 
-/** `t=<unix seconds>,v1=<hex>[,v1=<hex>...]`; other schemes (v0) are ignored, as Stripe's SDK does. */
+/**
+ * `t=<unix seconds>,v1=<hex>[,v1=<hex>...]`; other schemes (v0) are ignored, as
+ * Stripe's SDK does. A v1 counts only as 64 lower-case hex characters, the form
+ * Stripe sends: the SDK compares the text, so upper-case or cut values never match.
+ */
 export function parseStripeHeader(value: string): ParsedHeader | null {
   let timestamp: number | null = null;
   const v1: Buffer[] = [];
@@ -19,8 +24,9 @@ export function parseStripeHeader(value: string): ParsedHeader | null {
     if (key === 't') {
       if (!/^\d{1,12}$/.test(val)) return null;
       timestamp = Number(val);
-    } else if (key === 'v1' && /^[0-9a-fA-F]+$/.test(val) && val.length % 2 === 0) {
-      v1.push(Buffer.from(val, 'hex'));
+    } else if (key === 'v1') {
+      const sig = decodeLowerHex(val);
+      if (sig) v1.push(sig);
     }
   }
   if (timestamp === null || v1.length === 0) return null;
@@ -34,7 +40,7 @@ export const stripeVerifier: Verifier = {
     if (header === undefined) return invalid('stripe', 'missing_header', 'The Stripe-Signature header is missing.');
     const parsed = parseStripeHeader(header);
     if (!parsed) {
-      return invalid('stripe', 'malformed_header', 'Stripe-Signature must look like t=<unix seconds>,v1=<hex signature>.');
+      return invalid('stripe', 'malformed_header', 'Stripe-Signature must look like t=<unix seconds>,v1=<64 lower-case hex characters>.');
     }
     if (input.secrets.length === 0) return invalid('stripe', 'missing_secret', 'The endpoint has no signing secret.');
 
@@ -52,8 +58,8 @@ export const stripeVerifier: Verifier = {
       return invalid('stripe', 'no_matching_signature', `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`);
     }
 
-    // Stripe's SDK only refuses old timestamps; we also refuse ones from the future beyond the
-    // tolerance, since a clock that far ahead makes the replay window meaningless.
-    return checkTolerance('stripe', input, parsed.timestamp) ?? valid('stripe', matched);
+    // Stripe's SDK refuses only old timestamps (age > tolerance) and accepts any future one;
+    // Hookscope's answer must be the one the user's handler will get, so the future is not checked.
+    return checkTolerance('stripe', input, parsed.timestamp, { future: false }) ?? valid('stripe', matched);
   },
 };

@@ -122,12 +122,8 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
       const wrong = scheme === 'standard_webhooks' ? 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAA' : 'wrong';
       const r = verify(scheme, input(scheme, headersOf(old), { secrets: [{ value: wrong, kind: 'current' }] }));
       assert.equal(r.reason, 'no_matching_signature', scheme);
-      // The per-endpoint tolerance widens the window, in the future as in the past.
+      // The per-endpoint tolerance widens the window (boundaries: tolerance-boundaries.test.ts).
       assert.equal(verify(scheme, input(scheme, headersOf(old), { toleranceSeconds: 7200 })).result, 'valid', scheme);
-      const future = sign(scheme, { body: BODY, secret: SECRETS[scheme], nowMs: Date.now() + 3600_000, signatureHeader: null });
-      const f = verify(scheme, input(scheme, headersOf(future)));
-      assert.equal(f.reason, 'timestamp_outside_tolerance', scheme);
-      assert.match(f.detail!, /future/);
     }
   });
 
