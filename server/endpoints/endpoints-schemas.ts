@@ -36,7 +36,7 @@ const toleranceSeconds = z
   .nullable()
   .optional()
   .meta({
-    description: `Allowed clock difference in seconds, past and future (default 300); only for schemes with a timestamp: ${TIMESTAMPED_TYPES.join(', ')}.`,
+    description: `Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: ${TIMESTAMPED_TYPES.join(', ')}.`,
   });
 
 export const CreateEndpointBody = z.object({
