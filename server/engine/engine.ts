@@ -184,7 +184,12 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       endpoints,
       replays,
       clock,
-      maxBodyBytes: config.maxBodyBytes,
+      limits: {
+        maxBodyBytes: config.maxBodyBytes,
+        requestTimeoutMs: config.receiver.requestTimeoutMs,
+        bodyIdleTimeoutMs: config.receiver.bodyIdleTimeoutMs,
+        maxInFlightBodyBytes: config.receiver.maxInFlightBodyBytes,
+      },
       secretGraceMs: config.secretGraceMs,
       llm: config.remediation.llm,
     });

@@ -8,7 +8,7 @@ import { runRules } from './analyzer.ts';
 import { askLlm, type LlmConfig } from './llm-client.ts';
 import { LLM_SYSTEM_PROMPT, llmFacts } from './llm-prompt.ts';
 import type { RemediationRepository, StoredAnalysis } from './remediation-repository.ts';
-import type { Analysis, RuleContext } from './remediation-types.ts';
+import type { Analysis, ReceiverLimitsForRules, RuleContext } from './remediation-types.ts';
 
 export interface RemediationServiceDeps {
   repo: RemediationRepository;
@@ -18,7 +18,7 @@ export interface RemediationServiceDeps {
   endpoints: { own(account: AccountContext, id: string): EndpointRecord };
   replays: ReplayReader;
   clock: Clock;
-  maxBodyBytes: number;
+  limits: ReceiverLimitsForRules;
   /** How long a regenerated secret's predecessor stayed valid: gives the rotation time. */
   secretGraceMs: number;
   /** Off (null) by default; the rules never depend on it. */
@@ -80,6 +80,7 @@ export class RemediationService {
         body: Buffer.from(log.body, log.bodyEncoding),
         truncated: log.truncated,
         size: log.size,
+        declaredSize: log.declaredSize,
       },
       endpoint: {
         id: e.id,
@@ -97,7 +98,7 @@ export class RemediationService {
         toleranceSeconds: e.toleranceSeconds,
       },
       replays,
-      limits: { maxBodyBytes: this.deps.maxBodyBytes },
+      limits: this.deps.limits,
       now: this.deps.clock.now(),
     };
   }

@@ -11,11 +11,20 @@ export type CauseCode =
   | 'wrong_provider'
   | 'wrong_header_name'
   | 'payload_too_large'
+  | 'receiver_refused'
   | 'target_unreachable'
   | 'target_timeout'
   | 'target_rejected_signature'
   | 'target_error'
   | 'unsafe_sub_path';
+
+/** The receiver's limits, so a refusal is explained with the setting that caused it. */
+export interface ReceiverLimitsForRules {
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  maxInFlightBodyBytes: number;
+}
 
 /** A fact shown to the user: a sentence, or a labelled value (a header, a number of seconds...). */
 export type Evidence = string | { label: string; value: string };
@@ -67,8 +76,10 @@ export interface RuleContext {
     /** The stored bytes (the first bytes only when `truncated`). */
     body: Buffer;
     truncated: boolean;
-    /** Bytes the sender sent or declared. */
+    /** Bytes that arrived (up to where the receiver stopped reading a refused body). */
     size: number;
+    /** The Content-Length the sender declared; null when it sent none. */
+    declaredSize: number | null;
   };
   endpoint: {
     id: string;
@@ -82,7 +93,7 @@ export interface RuleContext {
   };
   /** Newest first. */
   replays: ReplayRecord[];
-  limits: { maxBodyBytes: number };
+  limits: ReceiverLimitsForRules;
   now: number;
 }
 

@@ -170,7 +170,9 @@ describe('remediation (rules engine)', () => {
     const c = await topCause(logId);
     assert.equal(c.code, 'payload_too_large');
     assert.equal(evidenceValue(c, 'Limit (maxBodyBytes)'), '4096 bytes');
-    assert.equal(evidenceValue(c, 'Body size'), `${Buffer.byteLength(body)} bytes`);
+    assert.equal(evidenceValue(c, 'Declared Content-Length'), `${Buffer.byteLength(body)} bytes`);
+    assert.equal(evidenceValue(c, 'Bytes received'), '0 bytes');
+    assert.equal(c.title, `The body (${Buffer.byteLength(body)} bytes) is over the 4096-byte limit`);
     assert.ok(c.steps.some((s) => s.includes('HOOKSCOPE_MAX_BODY_BYTES')));
   });
 

@@ -3,6 +3,7 @@ import { bodyModifiedRule } from './body-modified.ts';
 import { encodingMismatchRule } from './encoding-mismatch.ts';
 import { payloadTooLargeRule } from './payload-too-large.ts';
 import { previousSecretRule } from './previous-secret.ts';
+import { receiverRefusedRule } from './receiver-refused.ts';
 import { targetErrorRule } from './target-error.ts';
 import { targetRejectedSignatureRule } from './target-rejected-signature.ts';
 import { targetTimeoutRule } from './target-timeout.ts';
@@ -16,6 +17,7 @@ import { wrongSecretRule } from './wrong-secret.ts';
 /** Every rule the engine runs; each is independent and pure. Names appear when a rule had to be skipped. */
 export const RULES: readonly NamedRule[] = [
   { name: 'payload_too_large', run: payloadTooLargeRule },
+  { name: 'receiver_refused', run: receiverRefusedRule },
   { name: 'previous_secret', run: previousSecretRule },
   { name: 'encoding_mismatch', run: encodingMismatchRule },
   { name: 'body_modified', run: bodyModifiedRule },

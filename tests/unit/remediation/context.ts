@@ -27,6 +27,7 @@ export function context(o: Overrides = {}): RuleContext {
       body: Buffer.from('{"a":1}'),
       truncated: false,
       size: 7,
+      declaredSize: 7,
       ...o.log,
     },
     endpoint: {
@@ -39,7 +40,7 @@ export function context(o: Overrides = {}): RuleContext {
       ...o.endpoint,
     },
     replays: o.replays ?? [],
-    limits: { maxBodyBytes: 1024 },
+    limits: { maxBodyBytes: 1024, requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, maxInFlightBodyBytes: 64 * 1024 * 1024 },
     now: T0 + 60_000,
   };
 }
