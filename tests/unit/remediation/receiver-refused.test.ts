@@ -4,7 +4,7 @@ import { runRules } from '../../../server/remediation/analyzer.ts';
 import { payloadTooLargeRule } from '../../../server/remediation/rules/payload-too-large.ts';
 import { receiverRefusedRule } from '../../../server/remediation/rules/receiver-refused.ts';
 import type { Evidence, RuleContext } from '../../../server/remediation/remediation-types.ts';
-import { context } from './context.ts';
+import { context, hmacHex, SECRET } from './context.ts';
 
 const refused = (reason: RuleContext['log']['verification']['reason'], log: Partial<RuleContext['log']> = {}): RuleContext =>
   context({ log: { verification: { scheme: 'hmac_sha256', result: 'invalid', reason, detail: null, matchedSecret: null }, size: 10, declaredSize: 100_000, ...log } });
@@ -36,7 +36,8 @@ describe('receiver_refused: the receiver stopped reading before it could verify'
     assert.deepEqual(receiverRefusedRule(refused('no_matching_signature')), []);
     for (const reason of ['body_timeout', 'request_timeout', 'server_busy'] as const) {
       // The stored bytes are incomplete: no signature rule (nor the wrong_secret fallback) may speak.
-      const out = runRules(refused(reason, { headers: { 'x-webhook-signature': 'deadbeef' } }));
+      // (A GitHub signature of the stored bytes would otherwise be reported as wrong_provider.)
+      const out = runRules(refused(reason, { headers: { 'x-hub-signature-256': `sha256=${hmacHex(SECRET, '{"a":1}')}` } }));
       assert.deepEqual(out.causes.map((c) => c.code), ['receiver_refused'], reason);
     }
   });
