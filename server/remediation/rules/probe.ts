@@ -38,9 +38,12 @@ export function probe(ctx: RuleContext, change: Partial<VerificationInput> = {})
 export const signatureMatches = (r: VerificationResult | null): boolean =>
   r !== null && (r.result === 'valid' || r.reason === 'timestamp_outside_tolerance');
 
-/** Verification failed on the signature itself (not the size of the body). */
+/** Reasons the receiver gives when it stopped reading before it could verify. */
+const REFUSED: readonly (string | null)[] = ['payload_too_large', 'request_timeout', 'body_timeout', 'server_busy'];
+
+/** Verification failed on the signature itself (not a body the receiver refused or cut). */
 export const signatureFailed = (ctx: RuleContext): boolean =>
-  ctx.log.verification.result === 'invalid' && ctx.log.verification.reason !== 'payload_too_large' && !ctx.log.truncated;
+  ctx.log.verification.result === 'invalid' && !REFUSED.includes(ctx.log.verification.reason) && !ctx.log.truncated;
 
 export const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 

@@ -36,8 +36,10 @@ describe('receiver_refused: the receiver stopped reading before it could verify'
     assert.deepEqual(receiverRefusedRule(refused('no_matching_signature')), []);
     for (const reason of ['body_timeout', 'request_timeout', 'server_busy'] as const) {
       // The stored bytes are incomplete: no signature rule (nor the wrong_secret fallback) may speak.
-      // (A GitHub signature of the stored bytes would otherwise be reported as wrong_provider.)
-      const out = runRules(refused(reason, { headers: { 'x-hub-signature-256': `sha256=${hmacHex(SECRET, '{"a":1}')}` } }));
+      // (A signature of the pretty-printed bytes would otherwise be reported as body_modified.)
+      const pretty = JSON.stringify({ a: 1 }, null, 2);
+      const out = runRules(refused(reason, { headers: { 'x-webhook-signature': hmacHex(SECRET, pretty) } }));
+      assert.equal(runRules(refused('no_matching_signature', { headers: { 'x-webhook-signature': hmacHex(SECRET, pretty) } })).causes[0]?.code, 'body_modified');
       assert.deepEqual(out.causes.map((c) => c.code), ['receiver_refused'], reason);
     }
   });
