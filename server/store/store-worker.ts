@@ -9,6 +9,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, t
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
+import { openPrivateFileSync } from '../support/private-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import type { Migration, Row, SqlValue } from './store-types.ts';
@@ -110,7 +111,8 @@ class DatabaseHost {
     const data = this.need().export();
     const target = join(this.dir, SNAPSHOT_FILE);
     const tmp = `${target}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
+    // A temp file left by a crash keeps its old mode through open(); rename keeps the temp's mode.
+    const fd = openPrivateFileSync(tmp, 'w');
     try {
       let off = 0;
       while (off < data.length) off += writeSync(fd, data, off, data.length - off);
