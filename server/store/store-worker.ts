@@ -37,6 +37,11 @@ class DatabaseHost {
       this.db.run('PRAGMA page_size = 8192');
     }
     const db = this.db;
+    // Deleted and overwritten rows are zeroed rather than left in free space, so a
+    // deleted endpoint's or rotated-out secret is gone from the next snapshot (the
+    // journal segments holding it are deleted by that checkpoint). The setting
+    // belongs to the connection, not the file, so it is set on every open.
+    db.run('PRAGMA secure_delete = ON');
     db.run(`CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);
             CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);`);
