@@ -4,7 +4,7 @@ import { systemClock } from '../support/clock.ts';
 import { ensurePrivateDir } from '../support/private-files.ts';
 import { encodeRecord, type JournalRecord } from './journal-codec.ts';
 import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
-import type { CheckpointResult, Migration, Row, SqlValue, Store, WriteAck, WriteOp } from './store-types.ts';
+import type { BatchResult, CheckpointResult, Migration, ReadQuery, Row, SqlValue, Store, WriteAck, WriteOp } from './store-types.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { OpenResult } from './worker-protocol.ts';
 
@@ -106,6 +106,11 @@ export class SqljsStore implements Store {
   async get<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
     this.assertUsable();
     return (await this.client.call({ t: 'query', sql, params, one: true })) as T | undefined;
+  }
+
+  async batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>> {
+    this.assertUsable();
+    return (await this.client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
   }
 
   /**

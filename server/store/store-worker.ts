@@ -12,7 +12,7 @@ import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.
 import { openPrivateFileSync } from '../support/private-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
-import type { Migration, Row, SqlValue } from './store-types.ts';
+import type { Migration, ReadQuery, Row, SqlValue } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -108,6 +108,14 @@ class DatabaseHost {
     } finally {
       stmt.reset();
     }
+  }
+
+  /**
+   * Several reads back to back in this one message, so no write record is applied
+   * between them: a page of rows and its total count describe the same state.
+   */
+  batch(queries: ReadQuery[]): (Row[] | Row | undefined)[] {
+    return queries.map((q) => this.query(q.sql, q.params ?? [], q.one ?? false));
   }
 
   /** Export, write a temp file, fsync, rename over the snapshot, fsync the directory. */
@@ -213,6 +221,8 @@ async function main(): Promise<void> {
       }
       case 'query':
         return reply(m.id, () => host.query(m.sql, m.params, m.one));
+      case 'batch':
+        return reply(m.id, () => host.batch(m.queries));
       case 'checkpoint':
         return reply(m.id, () => host.checkpoint());
       case 'close':
