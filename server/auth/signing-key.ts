@@ -1,5 +1,6 @@
-import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir, setMode, PRIVATE_FILE_MODE, writePrivateFile } from '../support/private-files.ts';
 import type { Random } from '../support/random.ts';
 
 export const SIGNING_KEY_FILE = 'signing-key';
@@ -11,13 +12,13 @@ const KEY_BYTES = 32;
  * hard-linked into place), so two processes starting at once end up sharing one key.
  */
 export async function loadOrCreateSigningKey(dataDir: string, random: Random): Promise<Uint8Array> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await ensurePrivateDir(dataDir);
   const path = join(dataDir, SIGNING_KEY_FILE);
   const existing = await readKey(path);
   if (existing) return existing;
 
   const tmp = `${path}.${process.pid}.${random.bytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, `${random.bytes(KEY_BYTES).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  await writePrivateFile(tmp, `${random.bytes(KEY_BYTES).toString('base64url')}\n`, 'wx');
   try {
     // link() fails if the key appeared meanwhile, and then the other process's key wins.
     await link(tmp, path).catch((e: NodeJS.ErrnoException) => {
@@ -43,6 +44,6 @@ async function readKey(path: string): Promise<Uint8Array | null> {
   if (key.length !== KEY_BYTES) {
     throw new Error(`The signing key at ${path} is damaged (expected ${KEY_BYTES} bytes); delete it to create a new one (existing tokens stop working).`);
   }
-  if (process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600);
+  await setMode(path, PRIVATE_FILE_MODE);
   return new Uint8Array(key);
 }

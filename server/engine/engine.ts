@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accountsMigrations } from '../accounts/accounts-migrations.ts';
 import { AccountsRepository } from '../accounts/accounts-repository.ts';
@@ -63,6 +62,7 @@ import { createTunnelService } from '../tunnel/create-tunnel.ts';
 import { tunnelRoutes } from '../tunnel/tunnel-routes.ts';
 import type { TunnelService } from '../tunnel/tunnel-service.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { describeModeChanges, tightenDataDir } from './data-dir-permissions.ts';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file.ts';
 import { readVersion } from './version.ts';
 
@@ -71,6 +71,8 @@ export interface EngineDeps {
   random?: Random;
   /** Where unexpected errors go (stderr by default); never to a client. */
   onError?: (err: unknown) => void;
+  /** One-line notices for the operator (stderr by default), e.g. permissions tightened at start. */
+  onNotice?: (message: string) => void;
 }
 
 export interface Engine {
@@ -115,9 +117,12 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? cryptoRandom;
   const onError = deps.onError ?? defaultOnError;
+  const onNotice = deps.onNotice ?? ((message: string) => console.error(`hookscope: ${message}`));
   const version = readVersion();
 
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // Creates the data directory, or makes an existing one private again (0700, files 0600).
+  const tightened = await tightenDataDir(config.dataDir);
+  if (tightened.length > 0) onNotice(describeModeChanges(config.dataDir, tightened));
   const releaseLock = await acquireDataDirLock(config.dataDir);
   const cleanups: (() => Promise<void>)[] = [releaseLock];
   const unwind = async (): Promise<void> => {

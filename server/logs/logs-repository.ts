@@ -149,12 +149,15 @@ export class LogsRepository {
       params.push(like, like, like);
     }
     const whereSql = where.join(' AND ');
-    const rows = await this.store.all<LogRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
-      [...params, q.limit, q.offset],
-    );
-    const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM logs l WHERE ${whereSql}`, params);
-    return { rows: rows.map(decode), total: count?.n ?? 0 };
+    // One batch: as two reads, a delivery applied between them made the total disagree with the page.
+    const [rows, count] = await this.store.batch([
+      {
+        sql: `SELECT ${SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+        params: [...params, q.limit, q.offset],
+      },
+      { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${whereSql}`, params, one: true },
+    ]);
+    return { rows: (rows as unknown as LogRow[]).map(decode), total: Number(count?.n ?? 0) };
   }
 
   async find(accountId: string, id: string): Promise<StoredLog | undefined> {

@@ -1,5 +1,6 @@
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openPrivateFile } from '../support/private-files.ts';
 import { listSegments, segmentName } from './journal-files.ts';
 
 export type SyncPolicy = 'interval' | 'strict';
@@ -12,7 +13,14 @@ export interface JournalOptions {
   /** With `interval`: how often written data is fdatasync'ed. */
   syncIntervalMs: number;
   onError: (err: Error) => void;
+  /**
+   * Opens a segment for appending. The default leaves it 0600 (the journal holds
+   * endpoint secrets); tests pass a wrapper that injects write and sync faults.
+   */
+  openFile?: (path: string) => Promise<FileHandle>;
 }
+
+const openSegmentFile = (path: string): Promise<FileHandle> => openPrivateFile(path, 'a');
 
 interface Pending {
   frame: Buffer;
@@ -122,7 +130,7 @@ export class Journal {
   }
 
   private async openSegment(): Promise<void> {
-    this.handle = await open(join(this.opts.dir, segmentName(this.segment)), 'a');
+    this.handle = await (this.opts.openFile ?? openSegmentFile)(join(this.opts.dir, segmentName(this.segment)));
     this.size = (await this.handle.stat()).size;
   }
 

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { StoreUnavailableError } from '../errors/app-errors.ts';
 import type { Clock } from '../support/clock.ts';
 import { systemClock } from '../support/clock.ts';
+import { ensurePrivateDir } from '../support/private-files.ts';
 import { encodeRecord, type JournalRecord } from './journal-codec.ts';
-import { Journal, type SyncPolicy } from './journal.ts';
-import type { CheckpointResult, Migration, Row, SqlValue, Store, WriteAck, WriteOp } from './store-types.ts';
+import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
+import type { BatchResult, CheckpointResult, Migration, ReadQuery, Row, SqlValue, Store, WriteAck, WriteOp } from './store-types.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { OpenResult } from './worker-protocol.ts';
 
@@ -19,6 +19,8 @@ export interface SqljsStoreOptions {
   checkpointIntervalMs?: number;
   clock?: Clock;
   onError?: (err: Error) => void;
+  /** How journal segments are opened (tests wrap the handle to inject faults). */
+  journalOpenFile?: JournalOptions['openFile'];
 }
 
 const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
@@ -50,7 +52,7 @@ export class SqljsStore implements Store {
 
   static async open(options: SqljsStoreOptions): Promise<SqljsStore> {
     const onError = options.onError ?? ((e: Error) => console.error(`hookscope store: ${e.message}`));
-    await mkdir(options.dir, { recursive: true });
+    await ensurePrivateDir(options.dir);
     const client = new WorkerClient(onError, (seq, message) => onError(new Error(`write ${seq} was not applied: ${message}`)));
     try {
       const info = (await client.call({ t: 'open', dir: options.dir, migrations: options.migrations })) as OpenResult;
@@ -61,6 +63,7 @@ export class SqljsStore implements Store {
         sync: options.sync ?? 'interval',
         syncIntervalMs: options.syncIntervalMs ?? 100,
         onError,
+        openFile: options.journalOpenFile,
       });
       return new SqljsStore(client, journal, info, {
         checkpointBytes: options.checkpointBytes ?? 64 * 1024 * 1024,
@@ -103,6 +106,11 @@ export class SqljsStore implements Store {
   async get<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
     this.assertUsable();
     return (await this.client.call({ t: 'query', sql, params, one: true })) as T | undefined;
+  }
+
+  async batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>> {
+    this.assertUsable();
+    return (await this.client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
   }
 
   /**

@@ -15,6 +15,18 @@ export interface Migration {
   sql: string;
 }
 
+/** One read of a batch: `one` returns the first row (or undefined) instead of all rows. */
+export interface ReadQuery {
+  sql: string;
+  params?: SqlValue[];
+  one?: boolean;
+}
+
+/** A batch's results, in query order: rows for a plain query, a row or undefined for `one`. */
+export type BatchResult<Q extends readonly ReadQuery[]> = {
+  [K in keyof Q]: Q[K] extends { one: true } ? Row | undefined : Row[];
+};
+
 export type WriteAck = 'durable' | 'applied';
 
 export interface CheckpointResult {
@@ -33,6 +45,8 @@ export interface Store {
   write(ops: WriteOp[], ack?: WriteAck): Promise<void>;
   all<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  /** Runs the reads together, with no write applied between them (a page and its count agree). */
+  batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>>;
   checkpoint(): Promise<CheckpointResult>;
   close(): Promise<void>;
 }

@@ -9,9 +9,10 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, t
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
+import { openPrivateFileSync } from '../support/private-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
-import type { Migration, Row, SqlValue } from './store-types.ts';
+import type { Migration, ReadQuery, Row, SqlValue } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -36,6 +37,11 @@ class DatabaseHost {
       this.db.run('PRAGMA page_size = 8192');
     }
     const db = this.db;
+    // Deleted and overwritten rows are zeroed rather than left in free space, so a
+    // deleted endpoint's or rotated-out secret is gone from the next snapshot (the
+    // journal segments holding it are deleted by that checkpoint). The setting
+    // belongs to the connection, not the file, so it is set on every open.
+    db.run('PRAGMA secure_delete = ON');
     db.run(`CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);
             CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);`);
@@ -104,13 +110,22 @@ class DatabaseHost {
     }
   }
 
+  /**
+   * Several reads back to back in this one message, so no write record is applied
+   * between them: a page of rows and its total count describe the same state.
+   */
+  batch(queries: ReadQuery[]): (Row[] | Row | undefined)[] {
+    return queries.map((q) => this.query(q.sql, q.params ?? [], q.one ?? false));
+  }
+
   /** Export, write a temp file, fsync, rename over the snapshot, fsync the directory. */
   checkpoint(): { bytes: number; ms: number; lastSeq: number } {
     const started = performance.now();
     const data = this.need().export();
     const target = join(this.dir, SNAPSHOT_FILE);
     const tmp = `${target}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
+    // A temp file left by a crash keeps its old mode through open(); rename keeps the temp's mode.
+    const fd = openPrivateFileSync(tmp, 'w');
     try {
       let off = 0;
       while (off < data.length) off += writeSync(fd, data, off, data.length - off);
@@ -206,6 +221,8 @@ async function main(): Promise<void> {
       }
       case 'query':
         return reply(m.id, () => host.query(m.sql, m.params, m.one));
+      case 'batch':
+        return reply(m.id, () => host.batch(m.queries));
       case 'checkpoint':
         return reply(m.id, () => host.checkpoint());
       case 'close':

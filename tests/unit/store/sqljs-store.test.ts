@@ -131,6 +131,22 @@ describe('SqljsStore', () => {
     await store.close();
   });
 
+  test('batch runs its reads in order in one message: rows, a row or undefined, as asked', async () => {
+    const dir = await tempDir();
+    const store = await SqljsStore.open({ dir, migrations });
+    await store.write([...insert('b1'), ...insert('b2')]);
+    const [rows, count, none] = await store.batch([
+      { sql: 'SELECT name FROM items ORDER BY id' },
+      { sql: 'SELECT COUNT(*) AS n FROM items WHERE name LIKE ?', params: ['b%'], one: true },
+      { sql: 'SELECT name FROM items WHERE name = ?', params: ['missing'], one: true },
+    ]);
+    assert.deepEqual(rows, [{ name: 'b1' }, { name: 'b2' }]);
+    assert.deepEqual(count, { n: 2 });
+    assert.equal(none, undefined);
+    await assert.rejects(store.batch([{ sql: 'SELECT name FROM items' }, { sql: 'SELECT nope FROM items' }]), /no such column: nope/);
+    await store.close();
+  });
+
   test('strict sync acknowledges only after fdatasync and still round-trips', async () => {
     const dir = await tempDir();
     const store = await SqljsStore.open({ dir, migrations, sync: 'strict' });
