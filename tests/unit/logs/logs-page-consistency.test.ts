@@ -22,6 +22,7 @@ const capture = (i: number): NewLog => ({
   rawHeaders: [['content-type', 'application/json']],
   contentType: 'application/json',
   size: 12,
+  declaredSize: 12,
   body: Buffer.from(`{"i":${String(i).padStart(5, '0')}}`),
   truncated: false,
   sourceIp: '127.0.0.1',
@@ -37,7 +38,7 @@ describe('log pages under concurrent writes', () => {
     const store = await SqljsStore.open({ dir, migrations: logsMigrations });
     try {
       const logs = new LogsService(
-        new LogsRepository(store, { maxLogsPerAccount: 1_000_000, maxBodyBytesTotal: 1024 ** 3 }),
+        new LogsRepository(store, { maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 }),
         new IdGenerator(new ManualClock(1_700_000_000_000), cryptoRandom),
       );
       // Deliveries arriving all the time, several in flight.
