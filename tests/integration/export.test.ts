@@ -105,6 +105,38 @@ describe('export', () => {
     });
   }
 
+  test('a body and headers with terminal controls: the curl prints none, and bash and sh send the exact bytes', { skip: HAS_CURL ? false : 'curl is not installed' }, async () => {
+    // ESC ] title BEL, a colour, CR, quote, backslash, printf's own % and \0, DEL, C1 as UTF-8, then bytes that are not UTF-8.
+    const body = Buffer.concat([
+      Buffer.from("{\"t\":\"\x1b]0;pwned\x07\x1b[31mred\r\nit's \\0033 \\c %s %b \x7f \u009b é\"}"),
+      Buffer.from([0xff, 0xfe, 0x80, 0x9b, 0x30, 0x0a, 0x01]),
+    ]);
+    const headers: [string, string][] = [
+      ['Content-Type', 'application/octet-stream'],
+      ['X-Raw-C1', 'a\u009bb'], // the byte 0x9b as received (not UTF-8)
+      ['X-Utf8-C1', Buffer.from('a\u009bb ✓').toString('latin1')], // U+009B as UTF-8
+      ['X-Latin1', 'caf\u00e9'], // 0xe9 alone: not UTF-8
+      ['X-Quote', `it's \\ "x"`],
+    ];
+    const logId = (await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/ctl`, { headers, body })).json().data.id;
+    const url = `${target.url}/ctl?q=1`;
+    const d = (await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`)).body.data;
+    // eslint-disable-next-line no-control-regex -- no control character may be left
+    assert.doesNotMatch(d.content, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'nothing a terminal acts on');
+    assert.ok(d.content.includes('\\0033]0;pwned\\0007'), d.content);
+    const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
+    for (const shell of ['bash', 'sh']) {
+      const got = target.next();
+      await run(shell, ['-c', `${d.content.trimEnd()} --silent --output /dev/null`]);
+      const c = await got;
+      assert.equal(c.method, 'POST', shell);
+      assert.equal(c.url, '/ctl?q=1', shell);
+      assert.ok(c.body.equals(body), `${shell}: body bytes identical`);
+      assert.deepEqual(contentHeaders(c.rawHeaders), contentHeaders(original.rawHeaders), `${shell}: same header bytes`);
+      assert.deepEqual(contentHeaders(c.rawHeaders).slice(1, 4), [['x-raw-c1', 'a\u009bb'], ['x-utf8-c1', headers[2]![1]], ['x-latin1', 'caf\u00e9']]);
+    }
+  });
+
   test('the default curl target is the endpoint receiver URL with the original path and query', async () => {
     const d = (await exportAs(textLog, 'format=curl')).body.data;
     assert.ok(d.content.includes(`'${t.engine.receiverUrl}/webhook/${ep}/in/path?x=1&x=2&y=a+b'`), d.content);
