@@ -221,6 +221,78 @@ describe('sharing', () => {
   });
 });
 
+describe('redaction through a real share link: every sensitive header and query parameter, HTML and JSON', () => {
+  // One name per entry of SENSITIVE_NAMES at least (so dropping any entry fails), plus the spellings users send.
+  const NAMES = [
+    'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'api_key', 'apikey', 'X-Auth-Key',
+    'X-Auth-Token', 'X-CSRF-Token', 'access_token', 'refresh_token', 'private_token', 'secret', 'client_secret',
+    'password', 'passwd', 'pwd', 'session', 'sessionid', 'PHPSESSID', 'credential', 'credentials', 'access_key',
+    'private_key', 'jwt', 'signature', 'Stripe-Signature', 'X-Hub-Signature-256', 'X-Shopify-Hmac-Sha256',
+    'X-Slack-Signature', 'Webhook-Signature', 'Svix-Signature', 'X-Webhook-Signature', 'auth', 'X-Auth', 'key', 'sig',
+  ];
+  const VISIBLE = ['X-Trace', 'X-Idempotency-Key', 'author'];
+  // Values unique per name and place, so each one is looked for on its own.
+  const headerValue = (n: string) => `hv-${n.toLowerCase()}-7f3a`;
+  const queryValue = (n: string) => `qv-${n.toLowerCase()}-9c1e`;
+  let t: TestEngine;
+  let logId: string;
+
+  before(async () => {
+    t = await startTestEngine();
+    const ep = await t.endpoint({ name: 'redact', validationType: 'none' });
+    const query = new URLSearchParams([...NAMES, ...VISIBLE].map((n) => [n, queryValue(n)]));
+    const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/r?${query}`, {
+      headers: [...NAMES, ...VISIBLE].map((n): [string, string] => [n, headerValue(n)]),
+      body: '{"kept":"as received"}',
+    });
+    assert.equal(r.status, 200);
+    logId = r.json().data.id;
+  });
+  after(() => t.stop());
+
+  const open = async (redact: boolean) => {
+    const d = (await t.api('POST', `/api/webhooks/${logId}/share`, { body: { redact } })).body.data;
+    const json = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'application/json']] });
+    const html = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'text/html']] });
+    assert.equal(json.status, 200);
+    assert.equal(html.status, 200);
+    return { log: json.json().data, jsonText: json.body.toString('utf8'), html: html.body.toString('utf8') };
+  };
+
+  test('redact on: no sensitive value in the JSON view or the HTML page, [redacted] in its place; others shown', async () => {
+    const { log, jsonText, html } = await open(true);
+    const rawNames = new Map<string, string>(log.rawHeaders);
+    for (const n of NAMES) {
+      for (const [where, text] of [['json', jsonText], ['html', html]]) {
+        assert.ok(!text!.includes(headerValue(n)), `${where}: header ${n} leaked`);
+        assert.ok(!text!.includes(queryValue(n)), `${where}: query ${n} leaked`);
+      }
+      assert.equal(log.headers[n.toLowerCase()], '[redacted]', `headers.${n}`);
+      assert.equal(rawNames.get(n), '[redacted]', `rawHeaders ${n}`);
+      assert.equal(log.query[n], '[redacted]', `query.${n}`);
+      assert.ok(html.includes(`<tr><th>${n}</th><td>[redacted]</td></tr>`), `html row ${n}`);
+    }
+    for (const n of VISIBLE) {
+      assert.equal(log.headers[n.toLowerCase()], headerValue(n));
+      assert.equal(log.query[n], queryValue(n));
+      assert.ok(html.includes(headerValue(n)) && html.includes(queryValue(n)), n);
+    }
+    // Every header row and every query row of a sensitive name, and nothing else.
+    assert.equal(html.split('<td>[redacted]</td>').length - 1, 2 * NAMES.length);
+    assert.equal(log.body, '{"kept":"as received"}');
+  });
+
+  test('redact off: every value is shown in both views', async () => {
+    const { log, jsonText, html } = await open(false);
+    assert.ok(!jsonText.includes('[redacted]') && !html.includes('[redacted]'));
+    for (const n of NAMES) {
+      assert.equal(log.query[n], queryValue(n));
+      assert.equal(log.headers[n.toLowerCase()], headerValue(n));
+      assert.ok(html.includes(headerValue(n)) && html.includes(queryValue(n)), n);
+    }
+  });
+});
+
 describe('sharing with a tunnel and retention', () => {
   let t: TestEngine;
   before(async () => {
