@@ -240,8 +240,8 @@ describe('redaction through a real share link: every sensitive header and query 
   before(async () => {
     t = await startTestEngine();
     const ep = await t.endpoint({ name: 'redact', validationType: 'none' });
-    const query = new URLSearchParams([...NAMES, ...VISIBLE].map((n) => [n, queryValue(n)]));
-    const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/r?${query}`, {
+    const query = new URLSearchParams([...NAMES, ...VISIBLE].map((n): [string, string] => [n, queryValue(n)]));
+    const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/r?${query.toString()}`, {
       headers: [...NAMES, ...VISIBLE].map((n): [string, string] => [n, headerValue(n)]),
       body: '{"kept":"as received"}',
     });

@@ -33,7 +33,7 @@ test('ordinary names stay visible (exact entries do not match inside words)', ()
   for (const name of EXPECTED_VISIBLE) assert.equal(isSensitiveName(name), false, name);
 });
 
-test("every provider signature header the verifiers know is hidden", () => {
+test('every provider signature header the verifiers know is hidden', () => {
   for (const header of Object.values(PROVIDER_SIGNATURE_HEADERS).flat()) assert.equal(isSensitiveName(header), true, header);
 });
 
