@@ -5,16 +5,26 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** Raw stdout, no newline added (exact bodies and exported files); commands fall back to `out`. */
   write?: (chunk: string | Uint8Array) => void;
-  /** Whether stdout is a terminal (colour and decoration only then). */
+  /**
+   * Whether stdout is a terminal: colour, decoration and escaped control
+   * characters (terminal-safe.ts) only then; a pipe gets exact bytes.
+   */
   isTTY?: boolean;
 }
+
+/**
+ * Decided once per process. HOOKSCOPE_FORCE_TTY=1 makes a piped stdout count as
+ * a terminal, so tests (whose child processes always write to a pipe) can see
+ * what a terminal would be shown.
+ */
+const stdoutIsTTY = process.stdout.isTTY === true || process.env.HOOKSCOPE_FORCE_TTY === '1';
 
 export const processIO: CliIO = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
   write: (chunk) => process.stdout.write(chunk),
-  isTTY: process.stdout.isTTY === true,
+  isTTY: stdoutIsTTY,
 };
 
 /** Exit codes: 0 ok, 1 failure, 2 usage. */

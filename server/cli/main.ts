@@ -17,6 +17,7 @@ import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTail } from './commands/tail.ts';
 import { registerToken } from './commands/token.ts';
+import { escapeControls } from './terminal-safe.ts';
 
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
@@ -51,7 +52,9 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
 }
 
-function report(e: unknown, io: CliIO): number {
+function report(e: unknown, raw: CliIO): number {
+  // An error message can quote what a sender or a replay target sent; stderr is for people, so always escaped.
+  const io: CliIO = { ...raw, err: (line) => raw.err(escapeControls(line)) };
   if (e instanceof CommanderError) {
     // Commander already printed its message; help and version are successes.
     return e.exitCode === 0 ? EXIT.ok : EXIT.usage;

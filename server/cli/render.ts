@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import type { CliIO } from './cli-output.ts';
+import { jsonWithEscapedControls } from './terminal-safe.ts';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -40,9 +41,13 @@ export function renderTable(head: string[] | null, rows: string[][], c: Colors):
     .join('\n');
 }
 
-/** `--json`: the API's `data`, pretty-printed, nothing else on stdout. */
+/**
+ * `--json`: the API's `data`, pretty-printed, nothing else on stdout. The same
+ * JSON value whether stdout is a terminal or a pipe: control characters inside
+ * strings are always written as escapes.
+ */
 export function printJson(io: CliIO, data: unknown): void {
-  io.out(JSON.stringify(data, null, 2));
+  io.out(jsonWithEscapedControls(JSON.stringify(data, null, 2)));
 }
 
 export function formatBytes(n: number): string {

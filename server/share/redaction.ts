@@ -1,44 +1,79 @@
 import type { LogDetail } from '../logs/log-types.ts';
-import { PROVIDER_SIGNATURE_HEADERS } from '../receiver/verifiers/provider-headers.ts';
 
 export const REDACTED = '[redacted]';
 
-const ALWAYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-const SIGNATURE_HEADERS = new Set<string>(Object.values(PROVIDER_SIGNATURE_HEADERS).flat());
-// Substrings that mark a credential in a header (or query parameter) name, compared without `-`/`_`.
-const SENSITIVE_PARTS = ['apikey', 'token', 'secret', 'signature'];
-
-/** Whether a header's value is a credential or a signature that a shared copy must not carry. */
-export function isSensitiveHeader(name: string): boolean {
-  const n = name.toLowerCase();
-  if (ALWAYS.has(n) || SIGNATURE_HEADERS.has(n)) return true;
-  const squashed = n.replace(/[-_]/g, '');
-  return SENSITIVE_PARTS.some((p) => squashed.includes(p));
+export interface SensitiveName {
+  /** The name in the compared form: lower case, without `-`, `_`, `.` and spaces. */
+  name: string;
+  /**
+   * `contains`: anywhere in the name (`token` hides `X-Auth-Token` and
+   * `refresh_token`); `exact`: the whole name, for words too short or too common
+   * to match inside others (`key` would hide `X-Idempotency-Key`, `auth` would
+   * hide `author`).
+   */
+  match: 'contains' | 'exact';
 }
 
-/** Query parameters are held to the same name rule (`?token=...`, `?api_key=...`). */
-const isSensitiveParam = (name: string): boolean => {
-  const squashed = name.toLowerCase().replace(/[-_]/g, '');
-  return SENSITIVE_PARTS.some((p) => squashed.includes(p)) || squashed === 'auth' || squashed === 'key';
-};
+/** The compared form of a header or query parameter name. */
+export const normalizeName = (name: string): string => name.toLowerCase().replace(/[-_.\s]/g, '');
+
+/**
+ * The one list of header AND query parameter names whose values a redacted
+ * share link or export hides (docs/API.md, "Sharing", shows it). Over-hiding a
+ * harmless value costs the reader little; leaking a credential through a link
+ * meant for a teammate is what redaction is there to stop.
+ */
+export const SENSITIVE_NAMES: readonly SensitiveName[] = [
+  { name: 'authorization', match: 'contains' }, // Authorization, Proxy-Authorization
+  { name: 'cookie', match: 'contains' }, // Cookie, Set-Cookie
+  { name: 'apikey', match: 'contains' }, // X-API-Key, api_key, apikey, X-Goog-Api-Key
+  { name: 'authkey', match: 'contains' }, // X-Auth-Key, auth_key
+  { name: 'token', match: 'contains' }, // X-Auth-Token, X-CSRF-Token, access_token, refresh_token, private_token, id_token
+  { name: 'secret', match: 'contains' }, // secret, client_secret, X-Webhook-Secret
+  { name: 'password', match: 'contains' }, // password, X-Password, db_password
+  { name: 'passwd', match: 'contains' },
+  { name: 'pwd', match: 'contains' }, // pwd, user_pwd
+  { name: 'session', match: 'contains' }, // session, sessionid, X-Session-Id, JSESSIONID
+  { name: 'sessid', match: 'contains' }, // PHPSESSID
+  { name: 'credential', match: 'contains' }, // credential, credentials, X-Amz-Credential
+  { name: 'accesskey', match: 'contains' }, // access_key, aws_access_key_id
+  { name: 'privatekey', match: 'contains' }, // private_key
+  { name: 'jwt', match: 'contains' }, // jwt, X-JWT-Assertion
+  // Every provider signature header the verifiers know is caught by these two (a unit test holds them to it).
+  { name: 'signature', match: 'contains' }, // signature, Stripe-Signature, X-Hub-Signature-256, Webhook-Signature, X-Slack-Signature
+  { name: 'hmac', match: 'contains' }, // X-Shopify-Hmac-Sha256
+  { name: 'auth', match: 'exact' }, // ?auth=
+  { name: 'xauth', match: 'exact' }, // X-Auth
+  { name: 'key', match: 'exact' }, // ?key= (Google-style API keys)
+  { name: 'sig', match: 'exact' }, // ?sig= (signed URLs)
+];
+
+const EXACT = new Set(SENSITIVE_NAMES.filter((s) => s.match === 'exact').map((s) => s.name));
+const CONTAINS = SENSITIVE_NAMES.filter((s) => s.match === 'contains').map((s) => s.name);
+
+/** Whether a header's or query parameter's value is a credential or a signature that a shared copy must not carry. */
+export function isSensitiveName(name: string): boolean {
+  const n = normalizeName(name);
+  return EXACT.has(n) || CONTAINS.some((part) => n.includes(part));
+}
 
 const hide = (v: string | string[]): string | string[] => (Array.isArray(v) ? v.map(() => REDACTED) : REDACTED);
 
 /**
  * A copy of a log detail with credential and signature values replaced by
- * `[redacted]` in headers, rawHeaders and the query. Names, order and the
- * verification verdict stay, so the reader still sees what was sent and
- * whether it verified. The body is left as received.
+ * `[redacted]` in headers, rawHeaders and the query (one name rule for all
+ * three). Names, order and the verification verdict stay, so the reader still
+ * sees what was sent and whether it verified. The body is left as received.
  */
 export function redactDetail(d: LogDetail): LogDetail {
   const headers = Object.create(null) as LogDetail['headers'];
-  for (const [k, v] of Object.entries(d.headers)) headers[k] = isSensitiveHeader(k) ? hide(v) : v;
+  for (const [k, v] of Object.entries(d.headers)) headers[k] = isSensitiveName(k) ? hide(v) : v;
   const query = Object.create(null) as LogDetail['query'];
-  for (const [k, v] of Object.entries(d.query)) query[k] = isSensitiveParam(k) ? hide(v) : v;
+  for (const [k, v] of Object.entries(d.query)) query[k] = isSensitiveName(k) ? hide(v) : v;
   return {
     ...d,
     query,
     headers,
-    rawHeaders: d.rawHeaders.map(([n, v]) => [n, isSensitiveHeader(n) ? REDACTED : v]),
+    rawHeaders: d.rawHeaders.map(([n, v]) => [n, isSensitiveName(n) ? REDACTED : v]),
   };
 }

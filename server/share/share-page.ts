@@ -14,8 +14,14 @@ const SECURITY_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 };
 
-/** JSON when the client asks for it and does not ask for HTML (a browser's Accept names text/html). */
+/**
+ * JSON when the client asks for it and does not ask for HTML (a browser's
+ * Accept names text/html), or with `?format=json`: the page links there, since
+ * a link cannot set Accept.
+ */
 function wantsJson(req: IncomingMessage): boolean {
+  const q = (req.url ?? '').indexOf('?');
+  if (q !== -1 && new URLSearchParams((req.url ?? '').slice(q + 1)).get('format') === 'json') return true;
   const accept = req.headers.accept ?? '';
   return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
 }

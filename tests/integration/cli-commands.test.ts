@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { runCliBytes } from '../helpers/cli-bytes.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -131,7 +132,7 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.match(missing.stderr, /^hookscope: .*\(LOG_NOT_FOUND, HTTP 404\)\n$/);
   });
 
-  test('logs show: a binary body is shown as base64 with a note', async () => {
+  test('logs show: a binary body is shown as base64 with a note; --body-only prints its bytes', async () => {
     const ep = await t.endpoint({ name: 'bin', validationType: 'none' });
     const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x10, 0x80]);
     const id = await new Promise<string>((resolve, reject) => {
@@ -145,9 +146,10 @@ describe('hookscope endpoints and logs against a running engine', () => {
     });
     const out = await ok('logs', 'show', id);
     assert.ok(out.endsWith(`Body (binary, shown as base64)\n${bytes.toString('base64')}\n`), out);
-    const only = await cli('logs', 'show', id, '--body-only');
-    assert.equal(only.stdout, bytes.toString('base64'));
-    assert.match(only.stderr, /binary; printed as base64/);
+    const only = await runCliBytes(['logs', 'show', id, '--body-only', '--data-dir', t.dataDir]);
+    assert.equal(only.code, 0, only.stderr);
+    assert.ok(only.stdout.equals(bytes), only.stdout.toString('hex'));
+    assert.equal(only.stderr, '');
   });
 
   test('colour on request (FORCE_COLOR), never with NO_COLOR', async () => {

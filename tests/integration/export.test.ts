@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -10,6 +10,18 @@ import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 const run = promisify(execFile);
 const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
 const TRANSPORT = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'expect']);
+
+/** Runs a script given on stdin (a large command could not be one `-c` argument); rejects on a non-zero exit. */
+function runScript(shell: string, script: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(shell, [], { stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${shell} exited ${code}: ${err}`))));
+    child.stdin.end(script);
+  });
+}
 
 const TEXT_BODY = `@not-a-file 'single' "double" $HOME \`id\` $(echo pwned) \\ back\\slash\nline2\r\n\ttab é ✓ 💥 %s %% !event`;
 const BINARY_BODY = Buffer.from([...Array(256).keys()].map((i) => (i * 37 + 11) % 256).concat([0, 0, 255, 39, 10]));
@@ -102,6 +114,43 @@ describe('export', () => {
       assert.ok(c.body.equals(Buffer.from(original.body, original.bodyEncoding)), 'body bytes identical');
       assert.ok(c.body.equals(kind === 'text' ? Buffer.from(TEXT_BODY) : BINARY_BODY));
       assert.deepEqual(contentHeaders(c.rawHeaders), contentHeaders(original.rawHeaders), 'same headers, same order, none added');
+    });
+  }
+
+  // ESC ] title BEL, a colour, CR, quote, backslash, printf's own % and \0 and \c, DEL, C1 as UTF-8.
+  const CONTROL_TEXT = "{\"t\":\"\x1b]0;pwned\x07\x1b[31mred\r\nit's \\0033 \\c %s %b \x7f \u009b é\"}";
+  const bodies: [string, Buffer][] = [
+    ['UTF-8 text', Buffer.from(CONTROL_TEXT)],
+    ['not UTF-8', Buffer.concat([Buffer.from(CONTROL_TEXT), Buffer.from([0xff, 0xfe, 0x80, 0x9b, 0x30, 0x0a, 0x01])])],
+    ['plain text over 128 KiB (one exec argument at most)', Buffer.from(`${'{"k":"v"},'.repeat(20_000)} it's \\n`)],
+  ];
+  for (const [kind, body] of bodies) {
+    test(`curl of a body with terminal controls (${kind}) prints none, and bash and sh send the exact bytes and headers`, { skip: HAS_CURL ? false : 'curl is not installed' }, async () => {
+      const headers: [string, string][] = [
+        ['Content-Type', 'application/octet-stream'],
+        ['X-Raw-C1', 'a\u009bb'], // the byte 0x9b as received (not UTF-8; the body is a Buffer, so node:http writes latin1)
+        ['X-Utf8-C1', Buffer.from('a\u009bb ✓').toString('latin1')], // U+009B as UTF-8
+        ['X-Latin1', 'caf\u00e9'], // 0xe9 alone: not UTF-8
+        ['X-Quote', `it's \\ "x"`],
+      ];
+      const logId = (await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/ctl`, { headers, body })).json().data.id;
+      const url = `${target.url}/ctl?q=1`;
+      const d = (await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`)).body.data;
+      // eslint-disable-next-line no-control-regex -- no control character may be left
+      assert.doesNotMatch(d.content, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'nothing a terminal acts on');
+      assert.ok(d.content.startsWith("printf '%b' '"), d.content.slice(0, 200));
+      if (body.includes(0x1b)) assert.ok(d.content.includes('\\0033]0;pwned\\0007'), d.content);
+      const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
+      for (const shell of ['bash', 'sh']) {
+        const got = target.next();
+        await runScript(shell, `${d.content.trimEnd()} --silent --output /dev/null\n`);
+        const c = await got;
+        assert.equal(c.method, 'POST', shell);
+        assert.equal(c.url, '/ctl?q=1', shell);
+        assert.ok(c.body.equals(body), `${shell}: body bytes identical`);
+        assert.deepEqual(contentHeaders(c.rawHeaders), contentHeaders(original.rawHeaders), `${shell}: same header bytes`);
+        assert.deepEqual(contentHeaders(c.rawHeaders).slice(1, 4), [['x-raw-c1', 'a\u009bb'], ['x-utf8-c1', headers[2]![1]], ['x-latin1', 'caf\u00e9']]);
+      }
     });
   }
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { PRETTY_PRINT_MAX_BYTES } from '../../server/share/share-html.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
@@ -73,7 +74,7 @@ describe('sharing', () => {
       assert.ok(html.includes('POST'));
       assert.ok(html.includes('/hooks'));
       assert.ok(html.includes('visible-trace'));
-      assert.ok(html.includes('&quot;amount&quot;: 1200'), 'JSON body pretty-printed and escaped');
+      assert.ok(html.includes('<pre>{\n  "id": "evt_1",\n  "amount": 1200\n}</pre>'), 'JSON body pretty-printed (quotes need no escape in text)');
       assert.ok(html.includes('order') && html.includes('7'), 'query shown');
       assert.ok(html.includes('skipped'), 'verification verdict');
       assert.ok(html.includes(d.expiresAt), 'expiry shown');
@@ -218,6 +219,135 @@ describe('sharing', () => {
     assert.equal((await get(d.url)).status, 200);
     assert.equal((await t.api('DELETE', `/api/endpoints/${ep2}`)).status, 200);
     assert.equal((await get(d.url)).status, 404);
+  });
+});
+
+describe('the share page of a large body', () => {
+  let t: TestEngine;
+  let ep: string;
+  before(async () => {
+    t = await startTestEngine();
+    ep = await t.endpoint({ name: 'large', validationType: 'none' });
+  });
+  after(() => t.stop());
+
+  /** Delivers the body, shares it, and answers the page and the link. */
+  const sharePage = async (body: string) => {
+    const r = await t.deliver(`/webhook/${ep}`, { body, headers: { 'content-type': 'application/json' } });
+    assert.equal(r.status, 200);
+    const url = (await t.api('POST', `/api/webhooks/${r.body.data.id}/share`)).body.data.url as string;
+    const page = await rawRequest(url, { method: 'GET', headers: [['Accept', 'text/html']] });
+    assert.equal(page.status, 200);
+    return { html: page.body.toString('utf8'), url, id: r.body.data.id as string };
+  };
+  /** A compact JSON text of exactly `size` bytes with a <script> in it. */
+  const jsonOfSize = (size: number): string => {
+    const frame = '{"html":"<script>alert(1)</script>","pad":""}';
+    return frame.replace('"pad":""', `"pad":"${'x'.repeat(size - frame.length)}"`);
+  };
+
+  test(`a body of ${PRETTY_PRINT_MAX_BYTES} bytes is pretty-printed; one byte more is shown as received, with the JSON view offered`, async () => {
+    const under = jsonOfSize(PRETTY_PRINT_MAX_BYTES);
+    assert.equal(Buffer.byteLength(under), PRETTY_PRINT_MAX_BYTES);
+    const small = await sharePage(under);
+    assert.ok(small.html.includes('<pre>{\n  "html": "&lt;script&gt;alert(1)&lt;/script&gt;",\n  "pad": "xxx'), 'pretty-printed and escaped');
+    assert.ok(!small.html.includes('?format=json'));
+
+    const over = jsonOfSize(PRETTY_PRINT_MAX_BYTES + 1);
+    const large = await sharePage(over);
+    assert.ok(large.html.includes(`<pre>${over.replace('<script>', '&lt;script&gt;').replace('</script>', '&lt;/script&gt;')}</pre>`), 'as received, escaped');
+    assert.ok(!large.html.includes('{\n  "html"'), 'not pretty-printed');
+    assert.ok(!large.html.includes('<script>'));
+    assert.ok(large.html.includes(`Large body (${PRETTY_PRINT_MAX_BYTES + 1} bytes): shown as received, without formatting.`));
+    assert.ok(large.html.includes('<a href="?format=json">JSON view</a>'));
+    assert.ok(large.html.includes(`hookscope export ${large.id} --format json|har|curl|http`));
+    // The offered link: the same JSON view as Accept: application/json.
+    const json = await rawRequest(`${large.url}?format=json`, { method: 'GET', headers: [['Accept', 'text/html']] });
+    assert.equal(json.status, 200);
+    assert.match(String(json.headers['content-type']), /^application\/json/);
+    assert.equal(json.json().data.body, over);
+  });
+
+  test('a 10 MiB JSON body: the page is the body plus a few KiB, not a pretty-printed copy', async () => {
+    const item = '{"id":"evt_0001","amount":1200,"note":"hello world"},';
+    const n = Math.floor((10 * 1024 * 1024 - 2) / item.length);
+    const body = `[${item.repeat(n).slice(0, -1)}]`; // nothing in it needs escaping in HTML text
+    const { html } = await sharePage(body);
+    assert.ok(html.length < body.length * 1.2, `${html.length} bytes of HTML for ${body.length} of body`);
+    assert.ok(html.includes(`<pre>${body}</pre>`));
+    assert.ok(html.length - body.length < 4096, `page overhead ${html.length - body.length} bytes`);
+  });
+});
+
+describe('redaction through a real share link: every sensitive header and query parameter, HTML and JSON', () => {
+  // One name per entry of SENSITIVE_NAMES at least (so dropping any entry fails), plus the spellings users send.
+  const NAMES = [
+    'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'api_key', 'apikey', 'X-Auth-Key',
+    'X-Auth-Token', 'X-CSRF-Token', 'access_token', 'refresh_token', 'private_token', 'secret', 'client_secret',
+    'password', 'passwd', 'pwd', 'session', 'sessionid', 'PHPSESSID', 'credential', 'credentials', 'access_key',
+    'private_key', 'jwt', 'signature', 'Stripe-Signature', 'X-Hub-Signature-256', 'X-Shopify-Hmac-Sha256',
+    'X-Slack-Signature', 'Webhook-Signature', 'Svix-Signature', 'X-Webhook-Signature', 'auth', 'X-Auth', 'key', 'sig',
+  ];
+  const VISIBLE = ['X-Trace', 'X-Idempotency-Key', 'author'];
+  // Values unique per name and place, so each one is looked for on its own.
+  const headerValue = (n: string) => `hv-${n.toLowerCase()}-7f3a`;
+  const queryValue = (n: string) => `qv-${n.toLowerCase()}-9c1e`;
+  let t: TestEngine;
+  let logId: string;
+
+  before(async () => {
+    t = await startTestEngine();
+    const ep = await t.endpoint({ name: 'redact', validationType: 'none' });
+    const query = new URLSearchParams([...NAMES, ...VISIBLE].map((n): [string, string] => [n, queryValue(n)]));
+    const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/r?${query.toString()}`, {
+      headers: [...NAMES, ...VISIBLE].map((n): [string, string] => [n, headerValue(n)]),
+      body: '{"kept":"as received"}',
+    });
+    assert.equal(r.status, 200);
+    logId = r.json().data.id;
+  });
+  after(() => t.stop());
+
+  const open = async (redact: boolean) => {
+    const d = (await t.api('POST', `/api/webhooks/${logId}/share`, { body: { redact } })).body.data;
+    const json = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'application/json']] });
+    const html = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'text/html']] });
+    assert.equal(json.status, 200);
+    assert.equal(html.status, 200);
+    return { log: json.json().data, jsonText: json.body.toString('utf8'), html: html.body.toString('utf8') };
+  };
+
+  test('redact on: no sensitive value in the JSON view or the HTML page, [redacted] in its place; others shown', async () => {
+    const { log, jsonText, html } = await open(true);
+    const rawNames = new Map<string, string>(log.rawHeaders);
+    for (const n of NAMES) {
+      for (const [where, text] of [['json', jsonText], ['html', html]]) {
+        assert.ok(!text!.includes(headerValue(n)), `${where}: header ${n} leaked`);
+        assert.ok(!text!.includes(queryValue(n)), `${where}: query ${n} leaked`);
+      }
+      assert.equal(log.headers[n.toLowerCase()], '[redacted]', `headers.${n}`);
+      assert.equal(rawNames.get(n), '[redacted]', `rawHeaders ${n}`);
+      assert.equal(log.query[n], '[redacted]', `query.${n}`);
+      assert.ok(html.includes(`<tr><th>${n}</th><td>[redacted]</td></tr>`), `html row ${n}`);
+    }
+    for (const n of VISIBLE) {
+      assert.equal(log.headers[n.toLowerCase()], headerValue(n));
+      assert.equal(log.query[n], queryValue(n));
+      assert.ok(html.includes(headerValue(n)) && html.includes(queryValue(n)), n);
+    }
+    // Every header row and every query row of a sensitive name, and nothing else.
+    assert.equal(html.split('<td>[redacted]</td>').length - 1, 2 * NAMES.length);
+    assert.equal(log.body, '{"kept":"as received"}');
+  });
+
+  test('redact off: every value is shown in both views', async () => {
+    const { log, jsonText, html } = await open(false);
+    assert.ok(!jsonText.includes('[redacted]') && !html.includes('[redacted]'));
+    for (const n of NAMES) {
+      assert.equal(log.query[n], queryValue(n));
+      assert.equal(log.headers[n.toLowerCase()], headerValue(n));
+      assert.ok(html.includes(headerValue(n)) && html.includes(queryValue(n)), n);
+    }
   });
 });
 

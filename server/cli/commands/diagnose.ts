@@ -4,6 +4,7 @@ import { connect, withClientOptions, type ClientOptions, type RunAction } from '
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseUrlFlag } from '../parse-flags.ts';
 import { colorsFor, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
+import { terminalSafe, type SafeText } from '../terminal-safe.ts';
 
 interface DiagnoseOptions extends ClientOptions {
   target?: string;
@@ -28,6 +29,7 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
     return EXIT.ok;
   }
   const c = colorsFor(io);
+  const safe = terminalSafe(io.isTTY);
   const l = d.log;
   io.out(c.bold('Delivery'));
   io.out(
@@ -37,7 +39,7 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
         ['id', l.id],
         ['endpoint', l.endpointId],
         ['received', formatDateTime(l.receivedAt)],
-        ['request', `${l.method} ${l.path}`],
+        ['request', safe(`${l.method} ${l.path}`)],
         ['status', statusText(l.status, c)],
       ],
       c,
@@ -47,9 +49,9 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
   io.out('');
   io.out(c.bold('Verification'));
   const stored = d.verification.stored;
-  const rows = [['when it arrived', verdict(stored.result, stored.reason, stored.detail, c)]];
+  const rows = [['when it arrived', verdict(stored.result, stored.reason, stored.detail, c, safe)]];
   const now = d.verification.now;
-  rows.push(['now', now ? verdict(now.result, now.reason, now.detail, c) + (now.matchedSecret === 'previous' ? c.yellow(' (matches the PREVIOUS secret)') : '') : c.dim('endpoint deleted: cannot recompute')]);
+  rows.push(['now', now ? verdict(now.result, now.reason, now.detail, c, safe) + (now.matchedSecret === 'previous' ? c.yellow(' (matches the PREVIOUS secret)') : '') : c.dim('endpoint deleted: cannot recompute')]);
   io.out(renderTable(null, rows, c));
 
   io.out('');
@@ -58,15 +60,15 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
     io.out(c.dim('No destination to check: pass --target URL, or set a forward URL on the endpoint, or replay it once.'));
   } else {
     const dest = d.destination;
-    io.out(`${dest.url} ${c.dim(`(from ${dest.source === 'query' ? '--target' : dest.source === 'forward' ? 'the forward URL' : 'the last replay'})`)}`);
+    io.out(`${safe(dest.url)} ${c.dim(`(from ${dest.source === 'query' ? '--target' : dest.source === 'forward' ? 'the forward URL' : 'the last replay'})`)}`);
     const httpNote = dest.http.status !== null ? `HTTP ${dest.http.status} to ${dest.http.method ?? 'HEAD'}` : '';
     io.out(
       renderTable(
         ['CHECK', 'RESULT', 'TIME', 'DETAIL'],
         [
-          ['dns', ...step(dest.dns, c, dest.dns.addresses.join(', '))],
-          ['connect', ...step(dest.connect, c, '')],
-          ['http', ...step(dest.http, c, httpNote)],
+          ['dns', ...step(dest.dns, c, safe, dest.dns.addresses.join(', '))],
+          ['connect', ...step(dest.connect, c, safe, '')],
+          ['http', ...step(dest.http, c, safe, httpNote)],
         ],
         c,
       ),
@@ -84,10 +86,10 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
           formatDateTime(r.createdAt),
           r.id,
           r.trigger,
-          r.targetUrl,
+          safe(r.targetUrl),
           r.status === null ? c.red('-') : r.status < 400 ? c.green(String(r.status)) : c.red(String(r.status)),
           String(r.responseTime),
-          r.error ? `${r.error.code}: ${r.error.message}` : '',
+          r.error ? safe(`${r.error.code}: ${r.error.message}`) : '',
         ]),
         c,
       ),
@@ -95,16 +97,17 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
 
   io.out('');
   io.out(c.bold('Resend it with cURL'));
-  io.out(d.reconstruction.curl.trimEnd());
+  io.out(safe(d.reconstruction.curl.trimEnd()));
   return EXIT.ok;
 }
 
-function verdict(result: string, reason: string | null, detail: string | null, c: Colors): string {
+function verdict(result: string, reason: string | null, detail: string | null, c: Colors, safe: SafeText): string {
   if (result === 'valid') return c.green('valid');
   if (result === 'skipped') return c.dim('skipped (no signature check)');
-  return `${c.red('invalid')} (${reason ?? 'unknown'})${detail ? `: ${detail}` : ''}`;
+  return `${c.red('invalid')} (${reason ?? 'unknown'})${detail ? `: ${safe(detail)}` : ''}`;
 }
 
-function step(s: ProbeStep, c: Colors, ok: string): string[] {
-  return [s.ok ? c.green('ok') : s.ms === null ? c.dim('skipped') : c.red('failed'), s.ms === null ? '-' : `${s.ms} ms`, s.ok ? ok : (s.error ?? '')];
+function step(s: ProbeStep, c: Colors, safe: SafeText, ok: string): string[] {
+  const status = s.ok ? c.green('ok') : s.ms === null ? c.dim('skipped') : c.red('failed');
+  return [status, s.ms === null ? '-' : `${s.ms} ms`, safe(s.ok ? ok : (s.error ?? ''))];
 }

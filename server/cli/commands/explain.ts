@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { printJson } from '../render.ts';
+import { terminalSafe } from '../terminal-safe.ts';
 
 interface ExplainOptions extends ClientOptions {
   refresh?: boolean;
@@ -26,7 +27,8 @@ async function explain(logId: string, opts: ExplainOptions, io: CliIO): Promise<
     return EXIT.ok;
   }
   // The engine words the terminal version itself (format=text), so the CLI and the API agree.
+  // It quotes what the sender and the target sent, so it is escaped on a terminal.
   const text = await api.getText(path, { format: 'text', refresh });
-  io.out(text.trimEnd());
+  io.out(terminalSafe(io.isTTY)(text.trimEnd()));
   return EXIT.ok;
 }

@@ -6,6 +6,7 @@ import { connect, withClientOptions, type ClientOptions, type RunAction } from '
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseUrlFlag } from '../parse-flags.ts';
 import { printJson } from '../render.ts';
+import { escapeControls } from '../terminal-safe.ts';
 
 interface ExportOptions extends ClientOptions {
   format?: string;
@@ -47,6 +48,16 @@ async function exportLog(logId: string, opts: ExportOptions, io: CliIO): Promise
     const path = resolve(opts.out);
     await writeFile(path, bytes);
     io.err(`Wrote ${path} (${file.format}, ${bytes.length} bytes; suggested name ${file.filename}).`);
+    return EXIT.ok;
+  }
+  if (io.isTTY === true) {
+    // A cURL export never holds control characters (curl-builder.ts), so what is shown can be pasted;
+    // raw HTTP and JSON can, and a terminal would act on them.
+    // A binary http export is shown as UTF-8 text (invalid bytes as U+FFFD).
+    const text = file.contentEncoding === 'base64' ? bytes.toString('utf8') : file.content;
+    const shown = escapeControls(text);
+    (io.write ?? io.out)(shown);
+    if (shown !== file.content) io.err('note: control characters are shown escaped; use --out FILE or a pipe for the exact file.');
     return EXIT.ok;
   }
   if (io.write) io.write(bytes);

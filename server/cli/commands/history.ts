@@ -4,6 +4,7 @@ import { connect, withClientOptions, type ClientOptions, type RunAction } from '
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseIntFlag } from '../parse-flags.ts';
 import { colorsFor, formatDateTime, printJson, renderTable } from '../render.ts';
+import { terminalSafe } from '../terminal-safe.ts';
 import { statusWithText } from './replay.ts';
 
 interface HistoryOptions extends ClientOptions {
@@ -38,15 +39,16 @@ async function history(logId: string, opts: HistoryOptions, io: CliIO): Promise<
     return EXIT.ok;
   }
   const c = colorsFor(io);
+  const safe = terminalSafe(io.isTTY);
   const rows = page.history.map((h) => [
     formatDateTime(h.createdAt),
     h.id,
     h.trigger,
     h.method,
-    h.targetUrl,
+    safe(h.targetUrl),
     statusWithText(h.status, c),
     `${h.responseTime} ms`,
-    h.error ? `${h.error.code}: ${h.error.message}` : '',
+    h.error ? safe(`${h.error.code}: ${h.error.message}`) : '',
   ]);
   io.out(renderTable(['TIME', 'ID', 'TRIGGER', 'METHOD', 'TARGET', 'STATUS', 'TIME TAKEN', 'ERROR'], rows, c));
   if (page.total > page.history.length) io.out(c.dim(`${page.history.length} of ${page.total}`));

@@ -4,7 +4,9 @@ import { LOG_STATUSES } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseIntFlag } from '../parse-flags.ts';
+import { bodyBytes, headerText } from '../../export/request-parts.ts';
 import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
+import { terminalSafe, type SafeText } from '../terminal-safe.ts';
 
 interface ListOptions extends ClientOptions {
   endpoint?: string;
@@ -37,7 +39,7 @@ export function registerLogs(program: Command, io: CliIO, run: RunAction): void 
       .command('show')
       .description('Show one delivery: request line, verification, headers and body')
       .argument('<logId>', 'log id (log_...)')
-      .option('--body-only', 'print only the body, byte for byte (binary bodies as base64)'),
+      .option('--body-only', 'print only the body, exactly the stored bytes (binary too), even on a terminal'),
   ).action((logId: string, opts: ShowOptions) => run(() => show(logId, opts, io)));
 }
 
@@ -60,19 +62,20 @@ async function list(opts: ListOptions, io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const c = colorsFor(io);
-  io.out(renderTable(['TIME', 'ID', 'ENDPOINT', 'METHOD', 'PATH', 'STATUS', 'REASON', 'SIZE'], page.logs.map((l) => logRow(l, c)), c));
+  const safe = terminalSafe(io.isTTY);
+  io.out(renderTable(['TIME', 'ID', 'ENDPOINT', 'METHOD', 'PATH', 'STATUS', 'REASON', 'SIZE'], page.logs.map((l) => logRow(l, c, safe)), c));
   const shown = `${page.offset + 1}-${page.offset + page.logs.length} of ${page.total}`;
   io.out(c.dim(page.hasMore ? `${shown}; next page: --offset ${page.offset + page.logs.length}` : shown));
   return EXIT.ok;
 }
 
-export function logRow(l: LogSummary, c: Colors): string[] {
+export function logRow(l: LogSummary, c: Colors, safe: SafeText): string[] {
   return [
     formatDateTime(l.receivedAt),
     l.id,
     l.endpointId,
-    l.method,
-    l.path,
+    safe(l.method),
+    safe(l.path),
     statusText(l.status, c),
     l.verification.reason ?? c.dim('-'),
     formatBytes(l.size),
@@ -87,11 +90,13 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
     return EXIT.ok;
   }
   if (opts.bodyOnly) {
-    if (log.bodyEncoding === 'base64') io.err(`note: the body of ${log.id} is binary; printed as base64.`);
-    (io.write ?? io.out)(log.body);
+    // For scripts (`> file`, `| jq`): the stored bytes and nothing else, terminal or not.
+    if (io.write) io.write(bodyBytes(log));
+    else io.out(log.body);
     return EXIT.ok;
   }
   const c = colorsFor(io);
+  const safe = terminalSafe(io.isTTY);
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(log.query)) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one);
   const qs = query.toString();
@@ -101,21 +106,24 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
     [c.bold('id'), log.id],
     [c.bold('endpoint'), log.endpointId],
     [c.bold('received'), formatDateTime(log.receivedAt)],
-    [c.bold('request'), `${log.method} ${log.path}${qs ? `?${qs}` : ''}`],
+    [c.bold('request'), safe(`${log.method} ${log.path}${qs ? `?${qs}` : ''}`)],
     [c.bold('source'), log.sourceIp ?? c.dim('-')],
-    [c.bold('size'), `${formatBytes(log.size)}${log.contentType ? ` (${log.contentType})` : ''}`],
+    [c.bold('size'), `${formatBytes(log.size)}${log.contentType ? ` (${safe(log.contentType)})` : ''}`],
     [c.bold('status'), verdict],
   ];
-  if (v.detail) fields.push([c.bold('detail'), v.detail]);
+  if (v.detail) fields.push([c.bold('detail'), safe(v.detail)]);
   io.out(renderTable(null, fields, c));
   io.out('');
   io.out(c.bold(`Headers (${log.rawHeaders.length})`));
-  io.out(renderTable(['NAME', 'VALUE'], log.rawHeaders.map(([name, value]) => [name, value]), c));
+  // headerText: a UTF-8 value as the text it is (Node hands values over one char per byte).
+  io.out(renderTable(['NAME', 'VALUE'], log.rawHeaders.map(([name, value]) => [safe(name), safe(headerText(value))]), c));
   io.out('');
   const notes: string[] = [];
   if (log.bodyEncoding === 'base64') notes.push('binary, shown as base64');
   if (log.truncated) notes.push(`only the first ${formatBytes(log.storedSize)} of ${formatBytes(log.size)} were stored`);
+  const body = safe(log.body);
+  if (body !== log.body) notes.push('control characters shown escaped; --body-only prints the exact bytes');
   io.out(c.bold(`Body${notes.length ? ` (${notes.join('; ')})` : ''}`));
-  io.out(log.body.length === 0 ? c.dim('(empty)') : log.body);
+  io.out(log.body.length === 0 ? c.dim('(empty)') : body);
   return EXIT.ok;
 }

@@ -6,6 +6,8 @@ import { connect, withClientOptions, type ClientOptions, type RunAction } from '
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseIntFlag, parseUrlFlag } from '../parse-flags.ts';
 import { colorsFor, printJson, renderTable, type Colors } from '../render.ts';
+import { terminalSafe } from '../terminal-safe.ts';
+import { headerText } from '../../export/request-parts.ts';
 
 interface ReplayOptions extends ClientOptions {
   to?: string;
@@ -45,13 +47,15 @@ async function replay(logId: string, opts: ReplayOptions, io: CliIO): Promise<nu
     return failed ? EXIT.failure : EXIT.ok;
   }
   const c = colorsFor(io);
-  io.out(`${r.method} ${r.targetUrl} -> ${statusWithText(r.status, c)} in ${r.responseTime} ms ${c.dim(`(${r.id})`)}`);
-  if (r.responseRawHeaders.length > 0) io.out(renderTable(null, r.responseRawHeaders.map(([n, v]) => [c.dim(n), v]), c));
+  // The target's answer is as untrusted as a delivery: escaped on a terminal.
+  const safe = terminalSafe(io.isTTY);
+  io.out(`${r.method} ${safe(r.targetUrl)} -> ${statusWithText(r.status, c)} in ${r.responseTime} ms ${c.dim(`(${r.id})`)}`);
+  if (r.responseRawHeaders.length > 0) io.out(renderTable(null, r.responseRawHeaders.map(([n, v]) => [c.dim(safe(n)), safe(headerText(v))]), c));
   if (r.responseBody.length > 0) {
     const notes = [r.bodyEncoding === 'base64' ? 'binary, shown as base64' : '', r.truncated ? 'truncated' : ''].filter(Boolean);
     io.out('');
     io.out(c.bold(`Response body${notes.length ? ` (${notes.join('; ')})` : ''}`));
-    io.out(r.responseBody);
+    io.out(safe(r.responseBody));
   }
   return failed ? EXIT.failure : EXIT.ok;
 }

@@ -6,6 +6,7 @@ import { EXIT, type CliIO } from '../cli-output.ts';
 import { followEvents } from '../event-follower.ts';
 import { parseChoice } from '../parse-flags.ts';
 import { colorsFor, formatBytes, formatClock, statusText, type Colors } from '../render.ts';
+import { jsonWithEscapedControls, terminalSafe, type SafeText } from '../terminal-safe.ts';
 
 interface TailOptions extends ClientOptions {
   endpoint?: string;
@@ -27,6 +28,7 @@ export function registerTail(program: Command, io: CliIO, run: RunAction): void 
 export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
   const status = opts.status === undefined ? undefined : parseChoice(opts.status, '--status', LOG_STATUSES);
   const c = colorsFor(io);
+  const safe = terminalSafe(io.isTTY);
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
   process.on('SIGINT', onSignal);
@@ -54,7 +56,7 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
         }
         if (opts.endpoint !== undefined && log.endpointId !== opts.endpoint) return;
         if (status !== undefined && log.status !== status) return;
-        io.out(opts.json ? JSON.stringify(log) : tailLine(log, c));
+        io.out(opts.json ? jsonWithEscapedControls(JSON.stringify(log)) : tailLine(log, c, safe));
       },
     });
   } finally {
@@ -64,7 +66,7 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
   return EXIT.ok;
 }
 
-export function tailLine(l: LogSummary, c: Colors): string {
+export function tailLine(l: LogSummary, c: Colors, safe: SafeText): string {
   const reason = l.verification.reason ? ` ${c.dim(l.verification.reason)}` : '';
-  return `${c.dim(formatClock(l.receivedAt))}  ${l.id}  ${l.endpointId}  ${c.bold(l.method)} ${l.path}  ${statusText(l.status, c)}${reason}  ${formatBytes(l.size)}`;
+  return `${c.dim(formatClock(l.receivedAt))}  ${l.id}  ${l.endpointId}  ${c.bold(safe(l.method))} ${safe(l.path)}  ${statusText(l.status, c)}${reason}  ${formatBytes(l.size)}`;
 }

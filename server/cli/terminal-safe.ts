@@ -1,0 +1,60 @@
+/**
+ * Text that came from a sender (bodies, header values, query values, a replay
+ * target's answer) can carry bytes a terminal acts on: `ESC ] 0 ; title BEL`
+ * retitles the window, CSI sequences recolour or move the cursor, a lone CR
+ * lets a line overwrite what was printed before it, and the C1 controls
+ * (U+0080-U+009F, e.g. U+009B, a one-character CSI) do the same on terminals
+ * that honour them. These are the Unicode `Cc` characters; all of them except
+ * newline and tab are shown in a visible form on a terminal instead.
+ *
+ * Backslashes are left alone: the escaped form is for reading, not for getting
+ * the bytes back (a pipe, `--out` or `--body-only` give the exact bytes).
+ */
+
+// Cc minus \t (0x09) and \n (0x0a): C0, DEL and C1.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex -- same set, no global flag, for the fast test
+const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// DEL and C1 inside JSON strings (JSON.stringify escapes C0 itself).
+const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+
+const hex2 = (n: number): string => n.toString(16).padStart(2, '0');
+
+function visible(c: string): string {
+  const code = c.charCodeAt(0);
+  if (c === '\r') return '\\r';
+  // C0 and DEL as the byte they are; C1 as the code point (in a UTF-8 terminal it was two bytes).
+  return code <= 0x7f ? `\\x${hex2(code)}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Every control character except newline and tab in a visible form (`\x1b`, `\r`, `\u009b`). */
+export function escapeControls(s: string): string {
+  return HAS_CONTROL.test(s) ? s.replace(CONTROL, visible) : s;
+}
+
+/** Whether the text holds a character `escapeControls` would change. */
+export const hasControls = (s: string): boolean => HAS_CONTROL.test(s);
+
+/** How a command prints sender data: escaped on a terminal, exact into a pipe or file. */
+export type SafeText = (s: string) => string;
+
+const exact: SafeText = (s) => s;
+
+/**
+ * The printer for this run's stdout. `isTTY` is decided once per process (in
+ * cli-output.ts, where HOOKSCOPE_FORCE_TTY can force it) and handed in here.
+ */
+export function terminalSafe(isTTY: boolean | undefined): SafeText {
+  return isTTY === true ? escapeControls : exact;
+}
+
+/**
+ * JSON text with DEL and C1 written as `\u007f`..`\u009f`. Same JSON value
+ * (those characters only occur inside strings, where the escape means the
+ * same), so `--json` output is exact data and still inert on a terminal;
+ * JSON.stringify already escapes C0.
+ */
+export function jsonWithEscapedControls(json: string): string {
+  return json.replace(JSON_UNESCAPED_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

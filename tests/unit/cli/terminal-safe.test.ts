@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { escapeControls, jsonWithEscapedControls, terminalSafe } from '../../../server/cli/terminal-safe.ts';
+
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+test('every C0 control but tab and newline, DEL and every C1 control are shown escaped', () => {
+  for (const code of [...range(0x00, 0x08), ...range(0x0b, 0x0c), ...range(0x0e, 0x1f), 0x7f]) {
+    assert.equal(escapeControls(`a${String.fromCharCode(code)}b`), `a\\x${code.toString(16).padStart(2, '0')}b`, `0x${code.toString(16)}`);
+  }
+  assert.equal(escapeControls('a\rb'), 'a\\rb');
+  for (const code of range(0x80, 0x9f)) {
+    assert.equal(escapeControls(`a${String.fromCharCode(code)}b`), `a\\u00${code.toString(16)}b`, `U+00${code.toString(16)}`);
+  }
+});
+
+test('newline, tab, printable ASCII and other Unicode stay as they are', () => {
+  const text = 'line 1\n\tline 2 {"a":"\\u001b"} é ✓ 💥 \u00a0\u00ff ~';
+  assert.equal(escapeControls(text), text);
+  const printable = String.fromCharCode(...range(0x20, 0x7e), ...range(0xa0, 0x17f));
+  assert.equal(escapeControls(printable), printable);
+});
+
+test('the title, colour and carriage-return tricks come out inert', () => {
+  const evil = 'ok\x1b]0;pwned\x07\x1b[31mred\x1b[0m\rfake line\u009b2J\x00';
+  const shown = escapeControls(evil);
+  assert.equal(shown, 'ok\\x1b]0;pwned\\x07\\x1b[31mred\\x1b[0m\\rfake line\\u009b2J\\x00');
+  // eslint-disable-next-line no-control-regex -- no control character may be left
+  assert.doesNotMatch(shown, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+});
+
+test('terminalSafe escapes only for a terminal; a pipe gets the text unchanged', () => {
+  const evil = 'a\x1b[2Jb';
+  assert.equal(terminalSafe(true)(evil), 'a\\x1b[2Jb');
+  assert.equal(terminalSafe(false)(evil), evil);
+  assert.equal(terminalSafe(undefined)(evil), evil);
+});
+
+test('JSON output keeps its value and loses the raw DEL and C1 characters', () => {
+  const value = { body: 'a\x1b\x7f\u009b\u0085z', 'k\u009b': ['\r'] };
+  const json = jsonWithEscapedControls(JSON.stringify(value, null, 2));
+  // eslint-disable-next-line no-control-regex -- no control character may be left
+  assert.doesNotMatch(json, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  assert.ok(json.includes('a\\u001b\\u007f\\u009b\\u0085z'), json);
+  assert.deepEqual(JSON.parse(json), value);
+});
