@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { headerText } from '../export/request-parts.ts';
 import type { LogDetail } from '../logs/log-types.ts';
+import { jsonShape } from '../support/json-shape.ts';
 import type { OpenedShare } from './share-service.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -67,7 +68,7 @@ function bodyBlock(d: LogDetail): string {
   }
   let shown = d.body;
   const looksJson = /json/i.test(d.contentType ?? '') || /^\s*[[{]/.test(d.body);
-  if (looksJson) {
+  if (looksJson && prettyIsCheap(d.body)) {
     try {
       shown = JSON.stringify(JSON.parse(d.body), null, 2);
     } catch {
@@ -75,6 +76,18 @@ function bodyBlock(d: LogDetail): string {
     }
   }
   return `<pre>${escapeHtmlText(shown)}</pre>`;
+}
+
+/**
+ * Pretty-printing stays cheap: under the size cap a body can still nest deep
+ * enough to overflow JSON.stringify, or a few hundred levels of indentation
+ * around many small items can turn 256 KiB into tens of megabytes.
+ */
+const PRETTY_MAX_DEPTH = 256;
+const PRETTY_MAX_CHARS = (bodyChars: number): number => Math.max(4 * bodyChars, 1024 * 1024);
+function prettyIsCheap(body: string): boolean {
+  const shape = jsonShape(body, PRETTY_MAX_DEPTH);
+  return shape.depth <= PRETTY_MAX_DEPTH && shape.prettyChars <= PRETTY_MAX_CHARS(body.length);
 }
 
 function verdict(v: LogDetail['verification']): string {

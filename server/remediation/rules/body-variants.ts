@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { jsonShape } from './json-shape.ts';
+import { jsonShape } from '../../support/json-shape.ts';
 
 /**
  * Beyond these the JSON variants are not computed (the body is opaque to them; the

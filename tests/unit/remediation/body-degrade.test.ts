@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { bodyVariants } from '../../../server/remediation/rules/body-variants.ts';
-import { jsonShape } from '../../../server/remediation/rules/json-shape.ts';
+import { jsonShape } from '../../../server/support/json-shape.ts';
 import { FALLBACK_RULES, RULES } from '../../../server/remediation/rules/all-rules.ts';
 import type { RuleContext } from '../../../server/remediation/remediation-types.ts';
 import { context, hmacHex } from './context.ts';
