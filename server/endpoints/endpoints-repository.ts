@@ -95,6 +95,14 @@ export class EndpointsRepository {
     ]);
   }
 
+  /** Forgets a rotated-out secret whose grace is over; its expiry stays (remediation dates the rotation by it). */
+  async erasePreviousSecrets(ids: string[], expiredBy: number): Promise<void> {
+    if (ids.length === 0) return;
+    // The expiry condition spares a secret a regenerate rotated out meanwhile (its grace has just begun).
+    const sql = 'UPDATE endpoints SET previous_secret = NULL WHERE id = ? AND previous_secret_expires_at <= ?';
+    await this.store.write(ids.map((id) => ({ sql, params: [id, expiredBy] })));
+  }
+
   async delete(accountId: string, id: string): Promise<void> {
     await this.store.write([{ sql: 'DELETE FROM endpoints WHERE id = ? AND account_id = ?', params: [id, accountId] }]);
   }

@@ -158,6 +158,26 @@ export class EndpointsService {
     return { id, webhookSecret: secret, previousSecretExpiresAt: expires === null ? null : isoTime(expires) };
   }
 
+  /**
+   * Erases previous secrets whose grace period is over: nothing accepts them any
+   * more, so they must not stay readable in the data directory. The engine runs
+   * this at start and before every checkpoint, which (with secure_delete) leaves
+   * the old secret in no file once the checkpoint is written.
+   */
+  async eraseExpiredSecrets(): Promise<number> {
+    const now = this.deps.clock.now();
+    const expired = [...this.byId.values()].filter(
+      (e) => e.previousSecret !== null && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt <= now,
+    );
+    await this.deps.repo.erasePreviousSecrets(expired.map((e) => e.id), now);
+    for (const e of expired) {
+      // Unless a regenerate replaced the record meanwhile (its previous secret is then a new one).
+      const current = this.byId.get(e.id);
+      if (current && current.previousSecret === e.previousSecret) this.byId.set(e.id, { ...current, previousSecret: null });
+    }
+    return expired.length;
+  }
+
   /** The receiver's view of an endpoint, or undefined when there is none with that id. */
   forReceiver(id: string): ReceiverEndpoint | undefined {
     const e = this.byId.get(id);

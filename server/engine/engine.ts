@@ -200,6 +200,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     });
     await accounts.init();
     await endpoints.init();
+    await endpoints.eraseExpiredSecrets();
+    store.beforeCheckpoint(() => endpoints.eraseExpiredSecrets());
     await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
     await forwarder.start();
 

@@ -87,7 +87,7 @@ export class RemediationService {
         scheme: e.validationType,
         secrets: e.secret ? [{ value: e.secret, kind: 'current' }] : [],
         previous:
-          e.previousSecret && e.previousSecretExpiresAt !== null
+          e.previousSecretExpiresAt !== null
             ? {
                 value: e.previousSecret,
                 replacedAt: e.previousSecretExpiresAt - this.deps.secretGraceMs,

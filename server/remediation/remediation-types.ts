@@ -87,7 +87,7 @@ export interface RuleContext {
     /** The current secret (kind `current`); empty for unsigned endpoints. */
     secrets: { value: string; kind: 'current' | 'previous' }[];
     /** The secret a regenerate replaced, kept after its grace so an old sender can be recognised. */
-    previous: { value: string; replacedAt: number | null; expiredAt: number } | null;
+    previous: { value: string | null; replacedAt: number | null; expiredAt: number } | null;
     signatureHeader: string | null;
     toleranceSeconds: number | null;
   };

@@ -37,6 +37,7 @@ export class SqljsStore implements Store {
   private lastCheckpointAt: number;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  private readonly hooks: (() => Promise<unknown>)[] = [];
 
   private constructor(
     private readonly client: WorkerClient,
@@ -117,9 +118,14 @@ export class SqljsStore implements Store {
    * Rotate the journal, snapshot the database in the worker, then delete the
    * rotated segments. Records written meanwhile go to the new segment and stay.
    */
+  beforeCheckpoint(hook: () => Promise<unknown>): void {
+    this.hooks.push(hook);
+  }
+
   checkpoint(): Promise<CheckpointResult> {
     this.assertUsable();
     this.checkpointing ??= (async () => {
+      for (const hook of this.hooks) await hook().catch((e: unknown) => this.opts.onError(toError(e)));
       this.lastCheckpointAt = this.opts.clock.now();
       const closedSegment = await this.journal.rotate();
       const result = (await this.client.call({ t: 'checkpoint' })) as CheckpointResult;

@@ -48,5 +48,7 @@ export interface Store {
   /** Runs the reads together, with no write applied between them (a page and its count agree). */
   batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>>;
   checkpoint(): Promise<CheckpointResult>;
+  /** Runs `hook` (awaited, errors reported, never blocking) before every checkpoint, periodic ones included. */
+  beforeCheckpoint(hook: () => Promise<unknown>): void;
   close(): Promise<void>;
 }

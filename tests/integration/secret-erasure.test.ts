@@ -3,6 +3,8 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { rm } from 'node:fs/promises';
+import { createHmac } from 'node:crypto';
+import { ManualClock } from '../../server/support/clock.ts';
 import { makeTempDir, startTestEngine } from '../helpers/test-engine.ts';
 
 /** The data directory's files (relative paths) whose bytes contain `needle` (utf8). */
@@ -28,10 +30,9 @@ async function filesContaining(root: string, needle: string): Promise<string[]> 
  * recorded the secret are deleted by that checkpoint.
  *
  * With regeneration the previous secret stays valid for the grace period (24 h by
- * default) so senders can roll over, and the endpoint's row keeps it as
- * `previous_secret` until the next regeneration replaces it. So "rotated out"
- * means replaced twice: after A -> B -> C, A verifies nothing and must be gone,
- * while B (the previous secret) and C (the current one) are still stored.
+ * default) so senders can roll over. It is "rotated out" once it verifies nothing:
+ * when its grace ends (the engine erases it before the next checkpoint), or when
+ * a second regeneration replaces it (A -> B -> C: A must be gone at once).
  *
  * SQLite reuses freed space in ways that sometimes overwrite an old row anyway
  * (an only row, a same-size update, a freed block refilled from its end), so the
@@ -85,6 +86,38 @@ describe('secret erasure', () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a previous secret verifies during its grace period and is in no file after the first checkpoint once the grace is over', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-23T10:00:00.000Z'));
+    const t = await startTestEngine({ secretGraceMs: 3_600_000 }, { clock });
+    try {
+      const tag = Date.now().toString(36);
+      const old = `grace-secret-old-${tag}`;
+      const ep = await t.endpoint({ name: 'rotating', validationType: 'hmac_sha256', webhookSecret: old });
+      await t.endpoint({ name: 'neighbour', validationType: 'hmac_sha256', webhookSecret: `grace-neighbour-${tag}` });
+      const next = `grace-secret-new-${tag}-${'n'.repeat(40)}`;
+      assert.equal((await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: next } })).status, 200);
+      const signedWithOld = async () => {
+        const body = JSON.stringify({ at: clock.now() });
+        return (await t.deliver(`/webhook/${ep}`, { body, headers: { 'x-webhook-signature': createHmac('sha256', old).update(body).digest('hex') } })).status;
+      };
+
+      // One millisecond before the grace ends: still accepted, and a checkpoint keeps it.
+      clock.advance(3_600_000 - 1);
+      assert.equal(await signedWithOld(), 200);
+      await t.engine.checkpoint();
+      assert.deepEqual(await filesContaining(t.dataDir, old), ['store/hookscope.db']);
+
+      // At the end of the grace: refused, and the next checkpoint leaves it nowhere.
+      clock.advance(1);
+      assert.equal(await signedWithOld(), 400);
+      await t.engine.checkpoint();
+      assert.deepEqual(await filesContaining(t.dataDir, old), []);
+      assert.deepEqual(await filesContaining(t.dataDir, next), ['store/hookscope.db']);
+    } finally {
+      await t.stop();
     }
   });
 });

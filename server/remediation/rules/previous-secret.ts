@@ -10,10 +10,12 @@ import { probe, signatureFailed, signatureMatches } from './probe.ts';
  */
 export function previousSecretRule(ctx: RuleContext): RuleCause[] {
   const prev = ctx.endpoint.previous;
-  if (!prev || !signatureFailed(ctx)) return [];
+  // An erased secret (its grace ended before a checkpoint) proves nothing; wrong_secret mentions the rotation.
+  if (!prev || prev.value === null || !signatureFailed(ctx)) return [];
   // Before its grace ended the previous secret was accepted; a failure then has another cause.
   if (ctx.log.receivedAt < prev.expiredAt) return [];
-  const r = probe(ctx, { secrets: [{ value: prev.value, kind: 'current' }] });
+  const value = prev.value;
+  const r = probe(ctx, { secrets: [{ value, kind: 'current' }] });
   if (!signatureMatches(r)) return [];
 
   const evidence: RuleCause['evidence'] = [

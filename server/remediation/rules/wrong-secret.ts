@@ -1,3 +1,4 @@
+import { isoTime } from '../../support/clock.ts';
 import type { CauseCode, RuleCause, RuleContext } from '../remediation-types.ts';
 
 /** Causes that explain a signature mismatch better than "wrong secret". */
@@ -11,7 +12,18 @@ export function wrongSecretRule(ctx: RuleContext, found: readonly RuleCause[]): 
   if (ctx.log.verification.reason !== 'no_matching_signature') return [];
   if (found.some((c) => EXPLAINS_MISMATCH.includes(c.code))) return [];
   const stripe = ctx.endpoint.scheme === 'stripe';
-  const tried = ctx.endpoint.previous ? 'the current secret and the previous one' : 'the current secret';
+  const prev = ctx.endpoint.previous;
+  const tried = prev?.value ? 'the current secret and the previous one' : 'the current secret';
+  // The previous secret is erased once its grace is over, so a sender still using it can only be suspected.
+  const rotated: RuleCause['evidence'] =
+    prev && prev.value === null
+      ? [
+          {
+            label: 'Secret rotated',
+            value: `${prev.replacedAt !== null ? `at ${isoTime(prev.replacedAt)}; ` : ''}the previous secret stopped being accepted at ${isoTime(prev.expiredAt)} and was erased, so a sender still using it cannot be proven`,
+          },
+        ]
+      : [];
   return [
     {
       code: 'wrong_secret',
@@ -21,6 +33,7 @@ export function wrongSecretRule(ctx: RuleContext, found: readonly RuleCause[]): 
         `The signature matches no HMAC of the stored body with ${tried}.`,
         'No re-serialised or whitespace-changed body, other encoding or other header verifies either.',
         ...(stripe ? [{ label: 'Secret format', value: secretShape(ctx) }] : []),
+        ...rotated,
       ],
       steps: stripe
         ? [

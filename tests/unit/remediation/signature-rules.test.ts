@@ -130,6 +130,19 @@ describe('wrong_provider and wrong_header_name', () => {
 });
 
 describe('wrong_secret and the analyzer', () => {
+  test('an erased previous secret cannot be proven: wrong_secret names the rotation instead', () => {
+    const erased = { value: null, replacedAt: T0 - 25 * 3600_000, expiredAt: T0 - 3600_000 };
+    const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('old', '{"a":1}') } }, endpoint: { previous: erased } });
+    assert.deepEqual(previousSecretRule(ctx), []);
+    const [c] = wrongSecretRule(ctx, []);
+    assert.equal(c?.code, 'wrong_secret');
+    assert.equal(c.evidence[0], 'The signature matches no HMAC of the stored body with the current secret.');
+    assert.equal(
+      valueOf(c.evidence, 'Secret rotated'),
+      `at ${new Date(erased.replacedAt).toISOString()}; the previous secret stopped being accepted at ${new Date(erased.expiredAt).toISOString()} and was erased, so a sender still using it cannot be proven`,
+    );
+  });
+
   test('wrong_secret only when nothing else explains the mismatch', () => {
     const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('other', '{"a":1}') } } });
     assert.equal(wrongSecretRule(ctx, [])[0]?.code, 'wrong_secret');
