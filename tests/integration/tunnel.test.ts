@@ -315,6 +315,34 @@ describe('tunnel failure modes the client library does not handle', () => {
     }
   });
 
+  test('only the owner account may change the tunnel; any account may read it', async () => {
+    const t = await startTestEngine();
+    try {
+      const before = await status(t);
+      const bob = await t.engine.issueToken('bob');
+      const denied = await t.api('POST', '/api/tunnel', { token: bob, body: { enabled: true, host: 'http://attacker.example', subdomain: 'stolenname1' } });
+      assert.equal(denied.status, 403);
+      assert.equal(denied.body.error.code, 'FORBIDDEN');
+      assert.match(denied.body.error.message, /Only the owner account of this install .* may change the tunnel/);
+
+      const seenByBob = await t.api('GET', '/api/tunnel', { token: bob });
+      assert.equal(seenByBob.status, 200);
+      assert.deepEqual(seenByBob.body.data, before, 'the settings are unchanged');
+      assert.equal(seenByBob.body.data.enabled, false);
+      assert.equal(seenByBob.body.data.state, 'disabled');
+      assert.equal(seenByBob.body.data.host, 'https://localtunnel.me');
+      assert.equal(seenByBob.body.data.subdomain, null);
+      assert.equal(t.engine.tunnel.socketCount(), 0);
+
+      const byOwner = await t.api('POST', '/api/tunnel', { body: { subdomain: 'ownerchose1' } });
+      assert.equal(byOwner.status, 200);
+      assert.equal(byOwner.body.data.subdomain, 'ownerchose1');
+      assert.equal(byOwner.body.data.state, 'disabled');
+    } finally {
+      await t.stop();
+    }
+  });
+
   test('POST /api/tunnel validates each field and switches settings without connecting while disabled', async () => {
     const t = await startTestEngine();
     try {
