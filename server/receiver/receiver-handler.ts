@@ -4,6 +4,7 @@ import { GoneError, NotFoundError } from '../errors/app-errors.ts';
 import { isEngineFault, sendError, sendJson } from '../http/envelope.ts';
 import type { LogVerification, NewLog } from '../logs/log-types.ts';
 import type { Clock } from '../support/clock.ts';
+import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
 import { readBody, type BodyLimits } from './body-reader.ts';
 import type { DeliveryObserver } from './delivery-observer.ts';
@@ -15,7 +16,8 @@ export interface ReceiverDeps {
   logs: { record(log: NewLog): Promise<string> };
   clock: Clock;
   limits: BodyLimits;
-  onError: (err: unknown) => void;
+  /** Logs an engine fault and returns its error id (a 500 carries it). */
+  onError: ReportFault;
   /** Features that react to deliveries (forwarding, metrics, live events). */
   observers?: DeliveryObserver[];
 }
@@ -38,10 +40,14 @@ export class Receiver {
   /** Handles any method on `/webhook/:endpointId[/...]`. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.receive(req, res).catch((e: unknown) => {
-      // 404/410 are answers to the sender, not engine faults.
-      if (isEngineFault(e)) this.deps.onError(e);
-      if (!res.headersSent) sendError(res, e);
-      else res.destroy();
+      // 404/410 are answers to the sender, not engine faults; only faults are logged, with an id the 500 carries.
+      const report = (err: unknown): string => this.deps.onError(err, requestContext(req, 'receiver'));
+      if (!res.headersSent) {
+        sendError(res, e, report);
+      } else {
+        if (isEngineFault(e)) report(e);
+        res.destroy();
+      }
     });
   }
 
