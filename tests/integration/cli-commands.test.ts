@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS, after, before, describe, test } from '../helpers/node-test.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -48,7 +48,7 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.deepEqual(json.endpoints.map((e: { name: string }) => e.name).sort(), ['Orders', 'Signed']);
   });
 
-  test('endpoints show, disable, enable and delete', async () => {
+  test('endpoints show, disable, enable and delete', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const id = await t.endpoint({ name: 'Lifecycle', validationType: 'none' });
     const shown = await ok('endpoints', 'show', id);
     assert.match(shown, new RegExp(`^id\\s+${id}$`, 'm'));
@@ -78,7 +78,7 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.equal((await cli('endpoints', 'show', created.id)).code, 1, "another account's endpoint is not found");
   });
 
-  test('logs: the table (time, id, endpoint, method, path, status, reason, size), filters, paging and --json', async () => {
+  test('logs: the table (time, id, endpoint, method, path, status, reason, size), filters, paging and --json', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const plain = await t.endpoint({ name: 'plain', validationType: 'none' });
     const signed = await t.endpoint({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 'topsecret123' });
     const good = (await t.deliver(`/webhook/${plain}/orders?x=1`, { body: '{"order":42}', headers: { 'content-type': 'application/json' } })).body.data.id;
@@ -106,7 +106,7 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.equal(json.logs[0].id, good);
   });
 
-  test('logs show: summary, the headers table in received order and case, and the body; --json; --body-only', async () => {
+  test('logs show: summary, the headers table in received order and case, and the body; --json; --body-only', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const ep = await t.endpoint({ name: 'show', validationType: 'none' });
     const body = '{"hello": "world"}\n';
     const id = (await t.deliver(`/webhook/${ep}/a/b?q=1`, { body, headers: { 'content-type': 'application/json', 'X-Zeta': 'last', 'X-Alpha': 'first' } })).body.data.id;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import Stripe from 'stripe';
 import { runCli } from '../helpers/cli-process.ts';
 import { closedPort, TargetServer } from '../helpers/target-server.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { startCaptureServer, type CaptureServer } from '../helpers/capture-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 

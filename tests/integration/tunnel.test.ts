@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import localtunnel from '@n8n/localtunnel';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import { DEFAULT_CONFIG, type TunnelConfig } from '../../server/config/config.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS, after, describe, test } from '../helpers/node-test.ts';
 import { runCli, startServe } from '../helpers/cli-process.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 
@@ -11,7 +11,7 @@ after(async () => {
 });
 
 describe('crash safety', () => {
-  test('every delivery acknowledged before a SIGKILL is there after restart, with a torn journal tail', async () => {
+  test('every delivery acknowledged before a SIGKILL is there after restart, with a torn journal tail', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const dir = await makeTempDir('hookscope-crash-');
     dirs.push(dir);
     const token = (await runCli(['token', '--data-dir', dir])).stdout.trim();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../helpers/node-test.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import type { EngineEvent } from '../../server/events/event-bus.ts';
 import { runCli, startServe } from '../helpers/cli-process.ts';
