@@ -4,6 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SLOW_TEST_TIMEOUT_MS, after, describe, test } from '../helpers/node-test.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { spawnCli, type LiveCli } from '../helpers/cli-spawn.ts';
 import { eventually } from '../helpers/sse-stream.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
@@ -121,9 +122,10 @@ describe('no engine running', () => {
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = gone.pid!;
     await new Promise((r) => gone.on('exit', r));
+    const closed = (await closedPort()).url;
     await writeFile(
       join(dir, 'runtime.json'),
-      JSON.stringify({ pid, apiUrl: 'http://127.0.0.1:9', receiverUrl: 'http://127.0.0.1:9', publicUrl: null, startedAt: new Date().toISOString(), version: '0' }),
+      JSON.stringify({ pid, apiUrl: closed, receiverUrl: closed, publicUrl: null, startedAt: new Date().toISOString(), version: '0' }),
     );
     const r = await runCli(['logs'], { HOOKSCOPE_DATA_DIR: dir });
     assert.equal(r.code, 1);
