@@ -314,12 +314,18 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
   }
 }
 
-/** One info line per tunnel state change (not per retry); returns the cleanup that stops listening. */
+/**
+ * One info line per tunnel state change. A retry while offline (connecting,
+ * then offline again with the same reason) is not a change worth a line: with
+ * backoff up to 30 s it would be two lines a minute for as long as the network is down.
+ */
 function logTunnelStates(tunnel: TunnelService, logger: Logger): () => Promise<void> {
-  let last: string | null = null;
+  let last: { state: string; lastError: string | null } | null = null;
   const unsubscribe = tunnel.subscribe((t) => {
-    if (t.state === last) return;
-    last = t.state;
+    const down = last?.state === 'offline' || last?.state === 'error';
+    if (down && t.state === 'connecting') return;
+    if (last && last.state === t.state && last.lastError === t.lastError) return;
+    last = { state: t.state, lastError: t.lastError };
     logger.info({ state: t.state, url: t.url, host: t.host, attempts: t.attempts, lastError: t.lastError }, 'tunnel state');
   });
   return async () => unsubscribe();

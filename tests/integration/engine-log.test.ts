@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, test } from '../helpers/node-test.ts';
 import type { Clock } from '../../server/support/clock.ts';
 import type { Random } from '../../server/support/random.ts';
+import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { startServe } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const SECRET = 'whsec-do-not-log-7f3a9c';
@@ -235,6 +237,35 @@ describe('engine log', () => {
       assert.equal(started.pid, serve.child.pid);
       assert.equal(lines.at(-1)!.msg, 'engine stopped');
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('tunnel state changes are logged at info, once per change, not per retry', async () => {
+    const unreachable = await closedPort();
+    const dir = await makeTempDir();
+    try {
+      const t = await startTestEngine(
+        { tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: unreachable.url, backoffMinMs: 10, backoffMaxMs: 20 } },
+        {},
+        dir,
+      );
+      try {
+        // Several failed attempts: each one is a retry, not a new state.
+        for (let i = 0; i < 500 && t.engine.tunnel.status().attempts < 3; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(t.engine.tunnel.status().attempts >= 3, 'the tunnel retried');
+      } finally {
+        await t.stop();
+      }
+      const { lines } = await readLog(dir);
+      const states = lines.filter((l) => l.msg === 'tunnel state');
+      assert.ok(states.every((l) => l.level === 'info'));
+      const sequence = states.map((l) => l.state);
+      assert.deepEqual(sequence, ['connecting', 'offline', 'disabled'], 'retries while offline add no line; stopping closes the tunnel');
+      assert.equal(states[1]!.host, unreachable.url);
+      assert.match(String(states[1]!.lastError), /ECONNREFUSED/);
+    } finally {
+      await unreachable.release();
       await rm(dir, { recursive: true, force: true });
     }
   });
