@@ -40,6 +40,9 @@ export default tseslint.config(
       // Response bodies in tests are parsed JSON whose shape the assertions check.
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',
+      // Tests take `test` from tests/helpers/node-test.ts, which gives each one its own time limit.
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:test', message: "Import from tests/helpers/node-test.ts (per-test time limits)." }] }],
     },
   },
+  { files: ['tests/helpers/node-test.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

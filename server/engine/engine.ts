@@ -57,6 +57,8 @@ import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, systemClock, type Clock } from '../support/clock.ts';
 import { IdGenerator } from '../support/ids.ts';
+import { openEngineLog, type EngineLog, type Logger } from '../support/logger.ts';
+import { faultReporter } from '../support/logger-faults.ts';
 import { cryptoRandom, type Random } from '../support/random.ts';
 import { createTunnelService } from '../tunnel/create-tunnel.ts';
 import { tunnelRoutes } from '../tunnel/tunnel-routes.ts';
@@ -69,7 +71,13 @@ import { readVersion } from './version.ts';
 export interface EngineDeps {
   clock?: Clock;
   random?: Random;
-  /** Where unexpected errors go (stderr by default); never to a client. */
+  /**
+   * Where the engine logs (start, stop, checkpoints, tunnel states, every fault
+   * with its error id). Default: its own JSON-lines file, `<dataDir>/logs/engine.log`,
+   * closed on stop; a logger passed here belongs to the caller.
+   */
+  logger?: Logger;
+  /** Also told about every unexpected error, after it is logged; never sent to a client. */
   onError?: (err: unknown) => void;
   /** One-line notices for the operator (stderr by default), e.g. permissions tightened at start. */
   onNotice?: (message: string) => void;
@@ -104,10 +112,6 @@ export const ALL_MIGRATIONS: Migration[] = [
   ...remediationMigrations,
 ];
 
-const defaultOnError = (err: unknown): void => {
-  console.error(`hookscope: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-};
-
 /**
  * The composition root: one engine for the desktop app, `hookscope serve` and
  * the tests. It wires store -> repositories -> services -> routes -> listeners
@@ -116,7 +120,6 @@ const defaultOnError = (err: unknown): void => {
 export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): Promise<Engine> {
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? cryptoRandom;
-  const onError = deps.onError ?? defaultOnError;
   const onNotice = deps.onNotice ?? ((message: string) => console.error(`hookscope: ${message}`));
   const version = readVersion();
 
@@ -124,9 +127,24 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
   const tightened = await tightenDataDir(config.dataDir);
   if (tightened.length > 0) onNotice(describeModeChanges(config.dataDir, tightened));
   const releaseLock = await acquireDataDirLock(config.dataDir);
+  let ownLog: EngineLog | null = null;
+  try {
+    ownLog = deps.logger ? null : await openEngineLog({ dataDir: config.dataDir });
+  } catch (e) {
+    await releaseLock();
+    throw e;
+  }
+  const logger = deps.logger ?? ownLog!.logger;
+  const ids = new IdGenerator(clock, random);
+  const reportFault = faultReporter({ logger, newId: () => ids.opaque('err', 16), onFault: deps.onError });
+  // Background work (store, forwarder, tunnel, observers) has no client to answer: the log is where its faults go.
+  const onError = (err: unknown): void => void reportFault(err);
   const cleanups: (() => Promise<void>)[] = [releaseLock];
-  const unwind = async (): Promise<void> => {
+  // Undoes start-up in reverse; the engine's own log closes last, after `lastWords`.
+  const unwind = async (lastWords?: () => void): Promise<void> => {
     for (const c of cleanups.reverse()) await c().catch(onError);
+    lastWords?.();
+    await ownLog?.close();
   };
 
   try {
@@ -144,7 +162,6 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     });
     cleanups.push(() => store.close());
 
-    const ids = new IdGenerator(clock, random);
     const rateLimiter = new RateLimiter(config.receiver.rateLimit, clock);
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
@@ -229,7 +246,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       }),
       rateLimiter,
       budget: new BodyBudget(config.receiver.maxInFlightBodyBytes),
-      onError,
+      onError: reportFault,
       observers: [
         { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
         forwarder,
@@ -251,7 +268,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       ...metricsRoutes(metrics),
       ...tunnelRoutes(tunnel),
     ];
-    const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), onError });
+    const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), reportFault });
 
     const listeners: RunningListeners = await startListeners({
       apiHost: config.apiHost,
@@ -260,7 +277,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       receiverPort: config.receiverPort,
       apiApp,
       receiver: (req, res) => receiver.handle(req, res),
-      share: sharePageHandler(shares, onError),
+      share: sharePageHandler(shares, reportFault),
       receiverTimeouts: { headersTimeoutMs: config.receiver.headersTimeoutMs, requestTimeoutMs: config.receiver.requestTimeoutMs },
     });
     cleanups.push(() => listeners.close());
@@ -273,9 +290,23 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     runtimeInfo.receiverUrl = listeners.receiverUrl;
     await writeRuntimeFile(config.dataDir, runtimeInfo);
     cleanups.push(() => removeRuntimeFile(config.dataDir));
+    cleanups.push(logTunnelStates(tunnel, logger));
     // The tunnel points at the receiver listener only; it closes first on stop.
     await tunnel.start(listeners.receiverUrl, config.receiverHost);
     cleanups.push(() => tunnel.stop());
+    logger.info(
+      {
+        version: version.version,
+        apiUrl: listeners.apiUrl,
+        receiverUrl: listeners.receiverUrl,
+        apiPort: Number(new URL(listeners.apiUrl).port),
+        receiverPort: Number(new URL(listeners.receiverUrl).port),
+        dataDir: config.dataDir,
+        sync: config.durability.sync,
+        tunnel: config.tunnel.enabled,
+      },
+      'engine started',
+    );
 
     let stopping: Promise<void> | null = null;
     return {
@@ -288,13 +319,37 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
       checkpoint: async () => {
-        await store.checkpoint();
+        const r = await store.checkpoint();
+        logger.info({ bytes: r.bytes, ms: r.ms, lastSeq: r.lastSeq }, 'checkpoint');
       },
       // Listeners close first (no new deliveries), then the store checkpoints, then the lock goes.
-      stop: () => (stopping ??= unwind()),
+      stop: () =>
+        (stopping ??= (async () => {
+          logger.info('engine stopping');
+          const started = performance.now();
+          await unwind(() => logger.info({ ms: Math.round(performance.now() - started) }, 'engine stopped'));
+        })()),
     };
   } catch (e) {
+    logger.error({ err: e }, 'engine did not start');
     await unwind();
     throw e;
   }
+}
+
+/**
+ * One info line per tunnel state change. A retry while offline (connecting,
+ * then offline again with the same reason) is not a change worth a line: with
+ * backoff up to 30 s it would be two lines a minute for as long as the network is down.
+ */
+function logTunnelStates(tunnel: TunnelService, logger: Logger): () => Promise<void> {
+  let last: { state: string; lastError: string | null } | null = null;
+  const unsubscribe = tunnel.subscribe((t) => {
+    const down = last?.state === 'offline' || last?.state === 'error';
+    if (down && t.state === 'connecting') return;
+    if (last && last.state === t.state && last.lastError === t.lastError) return;
+    last = { state: t.state, lastError: t.lastError };
+    logger.info({ state: t.state, url: t.url, host: t.host, attempts: t.attempts, lastError: t.lastError }, 'tunnel state');
+  });
+  return async () => unsubscribe();
 }

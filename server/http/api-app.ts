@@ -2,14 +2,16 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AccountContext } from '../auth/account-context.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
-import { isEngineFault, mapError } from './envelope.ts';
+import { requestContext, type ReportFault } from '../support/logger-faults.ts';
+import { mapError } from './envelope.ts';
 import type { RouteSpec } from './route.ts';
 import { parseRequestPart } from './validate.ts';
 
 export interface ApiAppDeps {
   routes: RouteSpec[];
   auth: Authenticator;
-  onError: (err: unknown) => void;
+  /** Logs an engine fault and returns its error id (a 500 carries it). */
+  reportFault: ReportFault;
 }
 
 const NO_ACCOUNT: AccountContext = Object.freeze({ id: '', name: '' });
@@ -31,9 +33,8 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new NotFoundError(`No route for ${req.method} ${req.path}.`, 'ROUTE_NOT_FOUND'));
   });
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const mapped = mapError(err);
-    if (isEngineFault(err)) deps.onError(err);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const mapped = mapError(err, (e) => deps.reportFault(e, requestContext(req, 'api')));
     res.status(mapped.status).set(mapped.headers).json(mapped.body);
   });
   return app;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../errors/app-errors.ts';
+import type { ReportFault } from '../support/logger-faults.ts';
 
 export interface ErrorEnvelope {
   success: false;
@@ -19,13 +20,17 @@ export interface MappedError {
 
 /**
  * The one place that turns any thrown value into a status and the error envelope.
- * Unknown errors become a generic 500 whose message reveals nothing internal;
- * the caller logs the original.
+ * Unknown errors become a generic 500 whose message reveals nothing internal.
+ * Engine faults (see isEngineFault) go to `report`, which logs them and returns
+ * an error id; the envelope carries it as `error.details.errorId` so the client's
+ * 500 and the log line (with the stack) can be matched.
  */
-export function mapError(err: unknown): MappedError {
+export function mapError(err: unknown, report?: ReportFault): MappedError {
+  const errorId = report && isEngineFault(err) ? report(err) : undefined;
   if (err instanceof AppError) {
     const error: ErrorEnvelope['error'] = { code: err.code, message: err.message };
     if (err.details !== undefined) error.details = err.details;
+    if (errorId !== undefined) error.details = { ...(isRecord(err.details) ? err.details : {}), errorId };
     const headers: Record<string, string> = {};
     if (err.status === 429 && isRecord(err.details) && typeof err.details.retryAfterSeconds === 'number') {
       headers['retry-after'] = String(err.details.retryAfterSeconds);
@@ -34,11 +39,15 @@ export function mapError(err: unknown): MappedError {
   }
   const bodyParser = mapBodyParserError(err);
   if (bodyParser) return bodyParser;
-  return {
-    status: 500,
-    body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred; it has been logged by the engine.' } },
-    headers: {},
-  };
+  const error: ErrorEnvelope['error'] =
+    errorId === undefined
+      ? { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred.' }
+      : {
+          code: 'INTERNAL_ERROR',
+          message: `An unexpected error occurred; the engine logged it as ${errorId} (logs/engine.log in its data directory).`,
+          details: { errorId },
+        };
+  return { status: 500, body: { success: false, error }, headers: {} };
 }
 
 // express.json() (body-parser) throws errors tagged with `type`; these are client mistakes, never 500s.
@@ -67,7 +76,7 @@ function mapBodyParserError(err: unknown): MappedError | null {
 /**
  * Whether the engine should log this failure: anything unexpected, and a store
  * that cannot write. A replay target that is down (502/504) is the user's news,
- * answered to them, not an engine fault.
+ * answered to them, not an engine fault; so is a body the JSON parser refused.
  */
 export function isEngineFault(err: unknown): boolean {
   if (err instanceof AppError) return err.status === 500 || err.status === 503;
@@ -86,8 +95,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-export function sendError(res: ServerResponse, err: unknown): MappedError {
-  const mapped = mapError(err);
+export function sendError(res: ServerResponse, err: unknown, report?: ReportFault): MappedError {
+  const mapped = mapError(err, report);
   sendJson(res, mapped.status, mapped.body, mapped.headers);
   return mapped;
 }

@@ -4,6 +4,7 @@ import { GoneError, NotFoundError, TooManyRequestsError } from '../errors/app-er
 import { isEngineFault, sendError, sendJson } from '../http/envelope.ts';
 import type { LogVerification, NewLog } from '../logs/log-types.ts';
 import type { Clock } from '../support/clock.ts';
+import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
 import type { BodyBudget } from './body-budget.ts';
 import { readBody, type BodyLimits, type BodyRead } from './body-reader.ts';
@@ -21,7 +22,8 @@ export interface ReceiverDeps {
   rateLimiter: RateLimiter;
   /** Body bytes in memory across all deliveries in flight. */
   budget: BodyBudget;
-  onError: (err: unknown) => void;
+  /** Logs an engine fault and returns its error id (a 500 carries it). */
+  onError: ReportFault;
   /** Features that react to deliveries (forwarding, metrics, live events). */
   observers?: DeliveryObserver[];
 }
@@ -67,10 +69,15 @@ export class Receiver {
   /** Handles any method on `/webhook/:endpointId[/...]`. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     this.receive(req, res).catch((e: unknown) => {
-      // 4xx answers (404, 410, 429, 400) are news for the sender, not engine faults.
-      if (isEngineFault(e)) this.deps.onError(e);
-      if (!res.headersSent) sendError(res, e);
-      else res.destroy();
+      // 4xx answers (404, 410, 429, 400) are news for the sender, not engine faults; only
+      // faults are logged, with an id the 500 carries.
+      const report = (err: unknown): string => this.deps.onError(err, requestContext(req, 'receiver'));
+      if (!res.headersSent) {
+        sendError(res, e, report);
+      } else {
+        if (isEngineFault(e)) report(e);
+        res.destroy();
+      }
     });
   }
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MethodNotAllowedError } from '../errors/app-errors.ts';
-import { isEngineFault, mapError } from '../http/envelope.ts';
+import { mapError } from '../http/envelope.ts';
 import type { RawHandler } from '../http/listeners.ts';
+import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { renderErrorPage, renderSharePage, SHARE_PAGE_CSP } from './share-html.ts';
 import type { OpenedShare, ShareService } from './share-service.ts';
 
@@ -37,13 +38,12 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, type: s
  * detail as JSON. Plain node:http like the receiver, since it is served on the
  * public listener where Express does not run.
  */
-export function sharePageHandler(shares: ShareService, onError: (err: unknown) => void): RawHandler {
+export function sharePageHandler(shares: ShareService, onError: ReportFault): RawHandler {
   return (req: IncomingMessage, res: ServerResponse): void => {
     req.resume();
     const json = wantsJson(req);
     const fail = (err: unknown): void => {
-      const mapped = mapError(err);
-      if (isEngineFault(err)) onError(err);
+      const mapped = mapError(err, (e) => onError(e, requestContext(req, 'share')));
       const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
       if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
       else send(req, res, mapped.status, 'text/html; charset=utf-8', renderErrorPage(mapped.status, mapped.body.error.message), extra);

@@ -17,11 +17,14 @@ export function tunnelRoutes(tunnel: TunnelService): RouteSpec[] {
     route<Record<string, never>, Record<string, never>, z.output<typeof UpdateTunnelBody>>({
       method: 'post',
       path: '/api/tunnel',
-      summary: 'Turn the tunnel on or off, or change its host or subdomain',
+      summary: 'Turn the tunnel on or off, or change its host or subdomain (owner account only)',
       tag,
       body: UpdateTunnelBody,
-      responses: [{ status: 200, description: 'Tunnel status after the change started', data: TunnelStatusSchema }],
-      handler: async ({ body }) => ({ data: await tunnel.update(body) }),
+      responses: [
+        { status: 200, description: 'Tunnel status after the change started', data: TunnelStatusSchema },
+        { status: 403, description: 'FORBIDDEN: only the owner account of this install may change the tunnel' },
+      ],
+      handler: async ({ body, account }) => ({ data: await tunnel.update(account, body) }),
     }),
   ];
 }

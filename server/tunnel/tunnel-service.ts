@@ -1,4 +1,7 @@
+import type { AccountContext } from '../auth/account-context.ts';
+import { isOwner } from '../auth/owner.ts';
 import type { TunnelConfig } from '../config/config.ts';
+import { ForbiddenError } from '../errors/app-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
@@ -89,7 +92,7 @@ export class TunnelService {
     // specific non-loopback address must be named, at the cost of that header.
     const reachableAsLocalhost = ['127.0.0.1', 'localhost', '0.0.0.0', '::'].includes(receiverHost);
     this.local = reachableAsLocalhost ? { port } : { port, host: receiverHost };
-    if (this.deps.config.enabled) await this.update({ enabled: true });
+    if (this.deps.config.enabled) await this.apply({ enabled: true });
   }
 
   status(): TunnelView {
@@ -109,8 +112,19 @@ export class TunnelService {
     };
   }
 
-  /** Switches the tunnel on or off and changes its host or subdomain; a running tunnel reconnects with the new settings. */
-  async update(input: TunnelUpdate): Promise<TunnelView> {
+  /**
+   * Switches the tunnel on or off and changes its host or subdomain; a running
+   * tunnel reconnects with the new settings. The tunnel is engine-wide (it could
+   * point every account's deliveries at another host), so only the owner may.
+   */
+  async update(account: AccountContext, input: TunnelUpdate): Promise<TunnelView> {
+    if (!isOwner(account)) {
+      throw new ForbiddenError('Only the owner account of this install (the default account of `hookscope token`) may change the tunnel; other accounts may read its status.');
+    }
+    return this.apply(input);
+  }
+
+  private async apply(input: TunnelUpdate): Promise<TunnelView> {
     let changed = false;
     if (input.host !== undefined) {
       const host = normalizeHost(input.host);

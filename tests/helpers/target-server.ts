@@ -97,14 +97,6 @@ export class TargetServer {
   }
 }
 
-/** A port that was just free and is now closed: connecting to it is refused. */
-export async function closedPort(): Promise<number> {
-  const t = await TargetServer.start();
-  const port = t.port;
-  await t.close();
-  return port;
-}
-
 /** Polls `check` until it returns a truthy value; a bounded wait, never a timing assertion. */
 export async function waitUntil<T>(check: () => Promise<T> | T, what: string, ms = 15_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { SignJWT } from 'jose';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS, after, before, describe, test } from '../helpers/node-test.ts';
 import { runCliBytes } from '../helpers/cli-bytes.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 // eslint-disable-next-line no-control-regex
@@ -28,28 +29,32 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.ok(m, out);
     assert.equal(m[2], `${t.engine.receiverUrl}/webhook/${m[1]}`);
 
-    const json = JSON.parse(await ok('endpoints', 'create', '--name', 'Signed', '--type', 'hmac', '--secret', 's3cret-value', '--forward-url', 'http://127.0.0.1:9/hook', '--json'));
+    const forwardUrl = `${(await closedPort()).url}/hook`;
+    const json = JSON.parse(await ok('endpoints', 'create', '--name', 'Signed', '--type', 'hmac', '--secret', 's3cret-value', '--forward-url', forwardUrl, '--json'));
     assert.match(json.id, /^ep_/);
     assert.equal(json.validationType, 'hmac_sha256');
-    assert.equal(json.forwardUrl, 'http://127.0.0.1:9/hook');
+    assert.equal(json.forwardUrl, forwardUrl);
     assert.equal(json.hasSecret, true);
     assert.ok(!JSON.stringify(json).includes('s3cret-value'), 'the secret is never printed');
   });
 
   test('endpoints list: a table (the default subcommand) and --json', async () => {
-    const table = await ok('endpoints');
+    // Its own account, so the list and its total hold only what this test created.
+    await ok('endpoints', 'create', '--name', 'Orders', '--type', 'none', '--user', 'lister');
+    await ok('endpoints', 'create', '--name', 'Signed', '--type', 'hmac', '--secret', 's3cret-value', '--user', 'lister');
+    const table = await ok('endpoints', '--user', 'lister');
     const lines = table.trimEnd().split('\n');
     assert.match(lines[0]!, /^ID\s+NAME\s+TYPE\s+ACTIVE\s+URL\s+CREATED$/);
     assert.ok(lines.some((l) => /^ep_\w+\s+Signed\s+hmac_sha256\s+yes\s+http:\/\/127\.0\.0\.1:\d+\/webhook\/ep_\w+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(l)), table);
     assert.ok(!ANSI.test(table), 'NO_COLOR output has no escape codes');
-    assert.equal(await ok('endpoints', 'list'), table);
+    assert.equal(await ok('endpoints', 'list', '--user', 'lister'), table);
 
-    const json = JSON.parse(await ok('endpoints', '--json'));
+    const json = JSON.parse(await ok('endpoints', '--json', '--user', 'lister'));
     assert.equal(json.total, 2);
     assert.deepEqual(json.endpoints.map((e: { name: string }) => e.name).sort(), ['Orders', 'Signed']);
   });
 
-  test('endpoints show, disable, enable and delete', async () => {
+  test('endpoints show, disable, enable and delete', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const id = await t.endpoint({ name: 'Lifecycle', validationType: 'none' });
     const shown = await ok('endpoints', 'show', id);
     assert.match(shown, new RegExp(`^id\\s+${id}$`, 'm'));
@@ -79,35 +84,38 @@ describe('hookscope endpoints and logs against a running engine', () => {
     assert.equal((await cli('endpoints', 'show', created.id)).code, 1, "another account's endpoint is not found");
   });
 
-  test('logs: the table (time, id, endpoint, method, path, status, reason, size), filters, paging and --json', async () => {
-    const plain = await t.endpoint({ name: 'plain', validationType: 'none' });
-    const signed = await t.endpoint({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 'topsecret123' });
+  test('logs: the table (time, id, endpoint, method, path, status, reason, size), filters, paging and --json', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
+    // Its own account, so listing, search and paging see only the two deliveries made here.
+    const token = await t.engine.issueToken('logreader');
+    const logs = (...args: string[]) => ok('logs', ...args, '--user', 'logreader');
+    const plain = await t.endpoint({ name: 'plain', validationType: 'none' }, token);
+    const signed = await t.endpoint({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 'topsecret123' }, token);
     const good = (await t.deliver(`/webhook/${plain}/orders?x=1`, { body: '{"order":42}', headers: { 'content-type': 'application/json' } })).body.data.id;
     const bad = (await t.deliver(`/webhook/${signed}/pay`, { body: 'unsigned', headers: { 'X-Custom-Thing': 'findme' } })).body.error.details.logId;
 
-    const table = await ok('logs');
+    const table = await logs();
     const lines = table.trimEnd().split('\n');
     assert.match(lines[0]!, /^TIME\s+ID\s+ENDPOINT\s+METHOD\s+PATH\s+STATUS\s+REASON\s+SIZE$/);
     assert.match(table, new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+${bad}\\s+${signed}\\s+POST\\s+/pay\\s+failed\\s+missing_header\\s+8 B$`, 'm'));
     assert.match(table, new RegExp(`^\\S+ \\S+\\s+${good}\\s+${plain}\\s+POST\\s+/orders\\s+success\\s+-\\s+12 B$`, 'm'));
     assert.ok(table.indexOf(bad) < table.indexOf(good), 'newest first');
 
-    const failed = await ok('logs', '--status', 'failed');
+    const failed = await logs('--status', 'failed');
     assert.ok(failed.includes(bad) && !failed.includes(good));
-    const endpointOnly = JSON.parse(await ok('logs', '--endpoint', plain, '--json'));
+    const endpointOnly = JSON.parse(await logs('--endpoint', plain, '--json'));
     assert.deepEqual(endpointOnly.logs.map((l: { id: string }) => l.id), [good]);
-    const searched = JSON.parse(await ok('logs', '--search', 'findme', '--json'));
+    const searched = JSON.parse(await logs('--search', 'findme', '--json'));
     assert.deepEqual(searched.logs.map((l: { id: string }) => l.id), [bad]);
 
-    const page = await ok('logs', '--limit', '1');
-    assert.match(page, /^1-1 of \d+; next page: --offset 1$/m);
-    const json = JSON.parse(await ok('logs', '--limit', '1', '--offset', '1', '--json'));
+    const page = await logs('--limit', '1');
+    assert.match(page, /^1-1 of 2; next page: --offset 1$/m);
+    const json = JSON.parse(await logs('--limit', '1', '--offset', '1', '--json'));
     assert.equal(json.limit, 1);
     assert.equal(json.offset, 1);
     assert.equal(json.logs[0].id, good);
   });
 
-  test('logs show: summary, the headers table in received order and case, and the body; --json; --body-only', async () => {
+  test('logs show: summary, the headers table in received order and case, and the body; --json; --body-only', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const ep = await t.endpoint({ name: 'show', validationType: 'none' });
     const body = '{"hello": "world"}\n';
     const id = (await t.deliver(`/webhook/${ep}/a/b?q=1`, { body, headers: { 'content-type': 'application/json', 'X-Zeta': 'last', 'X-Alpha': 'first' } })).body.data.id;
@@ -153,6 +161,9 @@ describe('hookscope endpoints and logs against a running engine', () => {
   });
 
   test('colour on request (FORCE_COLOR), never with NO_COLOR', async () => {
+    // A delivery of its own, so the table has a row whatever ran before.
+    const ep = await t.endpoint({ name: 'colour', validationType: 'none' });
+    assert.equal((await t.deliver(`/webhook/${ep}`, { body: 'x' })).status, 200);
     const coloured = await runCli(['logs', '--data-dir', t.dataDir], { NO_COLOR: '', FORCE_COLOR: '1' });
     assert.equal(coloured.code, 0, coloured.stderr);
     assert.ok(ANSI.test(coloured.stdout));

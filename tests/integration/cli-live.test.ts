@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS, after, describe, test } from '../helpers/node-test.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { spawnCli, type LiveCli } from '../helpers/cli-spawn.ts';
 import { eventually } from '../helpers/sse-stream.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
@@ -104,7 +105,7 @@ describe('no engine running', () => {
   const message = (dir: string) =>
     `hookscope: No Hookscope engine is running for ${dir}; start one with \`npx hookscope serve\`\n`;
 
-  test('every engine command exits 1 with one line naming the data directory', async () => {
+  test('every engine command exits 1 with one line naming the data directory', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const dir = await makeTempDir('hookscope-cli-none-');
     dirs.push(dir);
     for (const args of [['endpoints'], ['endpoints', 'show', 'ep_x'], ['logs'], ['logs', 'show', 'log_x'], ['tail']]) {
@@ -121,9 +122,10 @@ describe('no engine running', () => {
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = gone.pid!;
     await new Promise((r) => gone.on('exit', r));
+    const closed = (await closedPort()).url;
     await writeFile(
       join(dir, 'runtime.json'),
-      JSON.stringify({ pid, apiUrl: 'http://127.0.0.1:9', receiverUrl: 'http://127.0.0.1:9', publicUrl: null, startedAt: new Date().toISOString(), version: '0' }),
+      JSON.stringify({ pid, apiUrl: closed, receiverUrl: closed, publicUrl: null, startedAt: new Date().toISOString(), version: '0' }),
     );
     const r = await runCli(['logs'], { HOOKSCOPE_DATA_DIR: dir });
     assert.equal(r.code, 1);
@@ -132,7 +134,7 @@ describe('no engine running', () => {
 });
 
 describe('usage errors and help', () => {
-  test('bad flags and missing arguments exit 2 without touching the engine', async () => {
+  test('bad flags and missing arguments exit 2 without touching the engine', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const dir = await makeTempDir('hookscope-cli-usage-');
     dirs.push(dir);
     for (const args of [
@@ -158,7 +160,7 @@ describe('usage errors and help', () => {
     }
   });
 
-  test('every command has --help (exit 0)', async () => {
+  test('every command has --help (exit 0)', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     for (const args of [['endpoints'], ['logs']]) {
       const r = await runCli([...args, '--help']);
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import Stripe from 'stripe';
 import { runCli } from '../helpers/cli-process.ts';
-import { closedPort, TargetServer } from '../helpers/target-server.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const stripe = new Stripe('sk_test_unused');
@@ -53,7 +54,7 @@ describe('hookscope replay and history against a running engine and a local targ
     assert.match(broken.stdout, /-> 500 Internal Server Error/);
     assert.match(broken.stdout, /handler crashed/);
 
-    const port = await closedPort();
+    const port = (await closedPort()).port;
     const down = await cli('replay', logId, '--to', `http://127.0.0.1:${port}/x`);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /^hookscope: .*\(TARGET_UNREACHABLE, HTTP 502\)\n$/);
@@ -79,13 +80,23 @@ describe('hookscope replay and history against a running engine and a local targ
   });
 
   test('history lists the replays newest first; --json', async () => {
-    const r = await cli('history', logId);
+    // Its own log and replays: the other tests' replays are theirs.
+    const ep = await t.endpoint({ name: 'history', validationType: 'none' });
+    const id = (await t.deliver(`/webhook/${ep}/history`, { body })).body.data.id as string;
+    const replay = (input: Record<string, unknown>) => t.api('POST', `/api/replay/${id}`, { body: input });
+    assert.equal((await replay({ targetUrl: `${target.url}/hooks` })).status, 200);
+    assert.equal((await replay({ targetUrl: `${target.url}/put`, method: 'PUT' })).status, 200);
+    assert.equal((await replay({ targetUrl: `${target.url}/broken` })).status, 200);
+    assert.equal((await replay({ targetUrl: `${(await closedPort()).url}/x` })).status, 502);
+    assert.equal((await replay({ targetUrl: `${target.url}/slow`, timeoutMs: 300 })).status, 504);
+
+    const r = await cli('history', id);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, /^TIME\s+ID\s+TRIGGER\s+METHOD\s+TARGET\s+STATUS\s+TIME TAKEN\s+ERROR$/);
     assert.match(lines[1]!, new RegExp(`rp_\\w+\\s+manual\\s+POST\\s+${target.url}/slow\\s+no response\\s+\\d+ ms\\s+TARGET_TIMEOUT: `));
     assert.ok(lines.some((l) => new RegExp(`manual\\s+PUT\\s+${target.url}/put\\s+200 OK`).test(l)), r.stdout);
-    const json = JSON.parse((await cli('history', logId, '--json')).stdout);
+    const json = JSON.parse((await cli('history', id, '--json')).stdout);
     assert.equal(json.total, 5);
     assert.deepEqual(json.history.map((h: { status: number | null }) => h.status), [null, null, 500, 200, 200]);
   });

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { SLOW_TEST_TIMEOUT_MS, after, before, describe, test } from '../helpers/node-test.ts';
 import { runCli } from '../helpers/cli-process.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -46,7 +46,7 @@ describe('hookscope share, export, diagnose and explain against a running engine
     await rm(outDir, { recursive: true, force: true });
   });
 
-  test('share prints only the link on stdout; --hours, --no-redact, --json; --revoke kills it', async () => {
+  test('share prints only the link on stdout; --hours, --no-redact, --json; --revoke kills it', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const r = await ok('share', failedLog);
     const url = r.stdout.trim();
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/share\/[A-Za-z0-9_-]{43}$/);
@@ -73,7 +73,7 @@ describe('hookscope share, export, diagnose and explain against a running engine
     }
   });
 
-  test('export writes exactly the API file to stdout or --out; --json gives the object', async () => {
+  test('export writes exactly the API file to stdout or --out; --json gives the object', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const api = (await t.api('GET', `/api/webhooks/logs/${failedLog}/export?format=curl`)).body.data;
     const r = await ok('export', failedLog, '--format', 'curl');
     assert.equal(r.stdout, api.content);

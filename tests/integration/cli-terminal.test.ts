@@ -4,7 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { runCliBytes as runBytes } from '../helpers/cli-bytes.ts';
 import { spawnCli } from '../helpers/cli-spawn.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

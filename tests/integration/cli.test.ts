@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../helpers/node-test.ts';
 import { runCli, startServe } from '../helpers/cli-process.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 

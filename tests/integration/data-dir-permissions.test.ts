@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmod, lstat, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../helpers/node-test.ts';
 import { makeTempDir, startTestEngine } from '../helpers/test-engine.ts';
 
 const posix = process.platform !== 'win32';

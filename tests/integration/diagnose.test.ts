@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { startCaptureServer, type CaptureServer } from '../helpers/capture-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
-
-/** A port that was free a moment ago and has nothing listening on it now. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 describe('diagnose', () => {
   let t: TestEngine;
@@ -67,7 +57,7 @@ describe('diagnose', () => {
   });
 
   test('with a closed port: connect fails with a clear error and HTTP is skipped', async () => {
-    const port = await closedPort();
+    const port = (await closedPort()).port;
     const d = (await diagnose(logId, `?target=${encodeURIComponent(`http://127.0.0.1:${port}/hook`)}`)).body.data;
     assert.equal(d.destination.dns.ok, true);
     assert.equal(d.destination.connect.ok, false);

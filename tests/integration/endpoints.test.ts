@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';

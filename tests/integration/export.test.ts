@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { promisify } from 'node:util';
 import { startCaptureServer, type CaptureServer } from '../helpers/capture-server.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

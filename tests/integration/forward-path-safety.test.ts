@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer, waitUntil } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 

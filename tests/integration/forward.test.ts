@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { closedPort, TargetServer, waitUntil } from '../helpers/target-server.ts';
+import { after, before, describe, test } from '../helpers/node-test.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer, waitUntil } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const SECRET = 'forward-hmac-secret';
@@ -110,7 +111,7 @@ describe('forwarding', () => {
   });
 
   test('clearing forwardUrl drops the pending queue and stops forwarding; a new forwardUrl applies to new deliveries', async () => {
-    const down = `http://127.0.0.1:${await closedPort()}`;
+    const down = (await closedPort()).url;
     const ep = await t.endpoint({ name: 'switch', validationType: 'none', forwardUrl: down });
     await t.deliver(`/webhook/${ep}`, { body: 'queued-1' });
     await t.deliver(`/webhook/${ep}`, { body: 'queued-2' });
@@ -158,7 +159,7 @@ describe('forwarding', () => {
   });
 
   test('deleting an endpoint removes its queue and history with its logs', async () => {
-    const down = `http://127.0.0.1:${await closedPort()}`;
+    const down = (await closedPort()).url;
     const ep = await t.endpoint({ name: 'doomed', validationType: 'none', forwardUrl: down });
     const logId = (await t.deliver(`/webhook/${ep}`, { body: 'x' })).body.data.id as string;
     await waitUntil(async () => (await t.api('GET', `/api/replay/${logId}/history`)).body.data?.total >= 1, 'a failed attempt');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { ManualClock } from '../../server/support/clock.ts';
 import { TargetServer, type Received } from '../helpers/target-server.ts';

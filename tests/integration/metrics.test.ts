@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import Stripe from 'stripe';
 import { ManualClock } from '../../server/support/clock.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';

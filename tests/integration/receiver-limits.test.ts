@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { postHead, slowSender } from '../helpers/slow-sender.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { closedPort, TargetServer } from '../helpers/target-server.ts';
+import { after, before, describe, test } from '../helpers/node-test.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 // Replay results feed three other features through ReplayReader: remediation
@@ -25,7 +26,7 @@ describe('features that read replay results', () => {
   });
 
   test('remediation explains a failed replay: unreachable, then refused signature', async () => {
-    const dead = await closedPort();
+    const dead = (await closedPort()).port;
     const unreachable = await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `http://127.0.0.1:${dead}/hook` } });
     assert.equal(unreachable.status, 502);
     const analysis = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`, { body: { refresh: true } });
@@ -46,7 +47,7 @@ describe('features that read replay results', () => {
     const ok = await t.endpoint({ name: 'open', validationType: 'none' });
     const id = (await t.deliver(`/webhook/${ok}`, { body: 'x' })).body.data.id;
     assert.equal((await t.api('POST', `/api/webhooks/logs/${id}/analyze`)).status, 409);
-    const dead = await closedPort();
+    const dead = (await closedPort()).port;
     await t.api('POST', `/api/replay/${id}`, { body: { targetUrl: `http://127.0.0.1:${dead}/` } });
     assert.equal((await t.api('POST', `/api/webhooks/logs/${id}/analyze`)).status, 200);
   });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { rawRequest } from '../helpers/raw-request.ts';
-import { closedPort, TargetServer, type Reply } from '../helpers/target-server.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer, type Reply } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const stripe = new Stripe('sk_test_unused');
@@ -223,7 +224,7 @@ describe('replay', () => {
   describe('target failures', () => {
     test('a closed port is 502 TARGET_UNREACHABLE naming the target, and recorded in history', async () => {
       const logId = await capture(openEp, { body: 'down' });
-      const port = await closedPort();
+      const port = (await closedPort()).port;
       const url = `http://127.0.0.1:${port}/hook`;
       const r = await replay(logId, { targetUrl: url });
       assert.equal(r.status, 502);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import initSqlJs from 'sql.js';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

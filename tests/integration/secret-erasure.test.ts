@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/node-test.ts';
 import { rm } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { ManualClock } from '../../server/support/clock.ts';

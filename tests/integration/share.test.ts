@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { PRETTY_PRINT_MAX_BYTES } from '../../server/share/share-html.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';

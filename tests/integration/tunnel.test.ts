@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import localtunnel from '@n8n/localtunnel';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import { DEFAULT_CONFIG, type TunnelConfig } from '../../server/config/config.ts';
@@ -10,6 +10,7 @@ import type { EngineEvent } from '../../server/events/event-bus.ts';
 import { SeededRandom } from '../../server/support/random.ts';
 import type { TunnelView } from '../../server/tunnel/tunnel-service.ts';
 import { startServe } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-request.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.ts';
@@ -192,7 +193,8 @@ describe('tunnel through a real localtunnel server', () => {
   });
 
   test('a subdomain another client holds: the engine falls back to a new one and says it was taken', async () => {
-    const holder = await localtunnel({ port: 9, host: srv.origin, subdomain: 'heldbyanother' });
+    // The holder never forwards anything; its local port only has to refuse.
+    const holder = await localtunnel({ port: (await closedPort()).port, host: srv.origin, subdomain: 'heldbyanother' });
     holder.on('error', () => undefined);
     const t = await startTestEngine({ tunnel: tunnel({ subdomain: 'heldbyanother' }) }, { random: new SeededRandom(14) });
     try {
@@ -297,12 +299,9 @@ describe('tunnel failure modes the client library does not handle', () => {
   });
 
   test('an unreachable tunnel host: offline with the reason, attempts counted; close leaves no timer behind', async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const unreachable = await closedPort();
     const t = await startTestEngine({
-      tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: `http://127.0.0.1:${port}`, backoffMinMs: 20, backoffMaxMs: 100 },
+      tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: unreachable.url, backoffMinMs: 20, backoffMaxMs: 100 },
     });
     try {
       const s = await waitFor('three attempts', async () => {
@@ -310,6 +309,35 @@ describe('tunnel failure modes the client library does not handle', () => {
         return v.attempts >= 3 ? v : undefined;
       });
       assert.match(s.lastError!, /Cannot reach the tunnel server .*ECONNREFUSED/);
+    } finally {
+      await t.stop();
+      await unreachable.release();
+    }
+  });
+
+  test('only the owner account may change the tunnel; any account may read it', async () => {
+    const t = await startTestEngine();
+    try {
+      const before = await status(t);
+      const bob = await t.engine.issueToken('bob');
+      const denied = await t.api('POST', '/api/tunnel', { token: bob, body: { enabled: true, host: 'http://attacker.example', subdomain: 'stolenname1' } });
+      assert.equal(denied.status, 403);
+      assert.equal(denied.body.error.code, 'FORBIDDEN');
+      assert.match(denied.body.error.message, /Only the owner account of this install .* may change the tunnel/);
+
+      const seenByBob = await t.api('GET', '/api/tunnel', { token: bob });
+      assert.equal(seenByBob.status, 200);
+      assert.deepEqual(seenByBob.body.data, before, 'the settings are unchanged');
+      assert.equal(seenByBob.body.data.enabled, false);
+      assert.equal(seenByBob.body.data.state, 'disabled');
+      assert.equal(seenByBob.body.data.host, 'https://localtunnel.me');
+      assert.equal(seenByBob.body.data.subdomain, null);
+      assert.equal(t.engine.tunnel.socketCount(), 0);
+
+      const byOwner = await t.api('POST', '/api/tunnel', { body: { subdomain: 'ownerchose1' } });
+      assert.equal(byOwner.status, 200);
+      assert.equal(byOwner.body.data.subdomain, 'ownerchose1');
+      assert.equal(byOwner.body.data.state, 'disabled');
     } finally {
       await t.stop();
     }
@@ -344,10 +372,11 @@ describe('tunnel failure modes the client library does not handle', () => {
         if (field !== 'body') assert.match(r.body.error.message, new RegExp(field));
       }
 
-      const r = await t.api('POST', '/api/tunnel', { body: { host: 'http://127.0.0.1:9/', subdomain: 'settingsonly1' } });
+      const elsewhere = (await closedPort()).url;
+      const r = await t.api('POST', '/api/tunnel', { body: { host: `${elsewhere}/`, subdomain: 'settingsonly1' } });
       assert.equal(r.status, 200);
       assert.equal(r.body.data.state, 'disabled');
-      assert.equal(r.body.data.host, 'http://127.0.0.1:9');
+      assert.equal(r.body.data.host, elsewhere);
       assert.equal(r.body.data.subdomain, 'settingsonly1');
       assert.equal(t.engine.tunnel.socketCount(), 0);
     } finally {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../helpers/node-test.ts';
 import fc from 'fast-check';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { TargetServer } from '../helpers/target-server.ts';

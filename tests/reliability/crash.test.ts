@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { appendFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { runCli, startServe } from '../helpers/cli-process.ts';
+import { SLOW_TEST_TIMEOUT_MS, after, describe, test } from '../helpers/node-test.ts';
+import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 
 const dirs: string[] = [];
@@ -10,38 +10,49 @@ after(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+/** Kills the engine unless it already exited, and waits for it to be gone. */
+async function ensureStopped(p: ServeProcess, signal: NodeJS.Signals): Promise<void> {
+  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill(signal);
+  await p.exited;
+}
+
 describe('crash safety', () => {
-  test('every delivery acknowledged before a SIGKILL is there after restart, with a torn journal tail', async () => {
+  test('every delivery acknowledged before a SIGKILL is there after restart, with a torn journal tail', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     const dir = await makeTempDir('hookscope-crash-');
     dirs.push(dir);
     const token = (await runCli(['token', '--data-dir', dir])).stdout.trim();
-    const s = await startServe(dir);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${s.apiUrl}/api/endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'crash', validationType: 'none' }) });
-    const endpointId = ((await created.json()) as { data: { id: string } }).data.id;
-
-    // A burst from 16 concurrent senders; the engine is killed while it is in full flow.
     const acked = new Map<string, string>();
     let sent = 0;
     let killed = false;
-    const sender = async (n: number) => {
-      for (let i = 0; !killed && i < 2000; i++) {
-        const body = `{"sender":${n},"i":${i}}`;
-        sent++;
-        try {
-          const r = await fetch(`${s.receiverUrl}/webhook/${endpointId}`, { method: 'POST', body });
-          if (r.status === 200) acked.set(((await r.json()) as { data: { id: string } }).data.id, body);
-        } catch {
-          return; // connection died with the engine
+    let endpointId = '';
+    const s = await startServe(dir);
+    try {
+      const created = await fetch(`${s.apiUrl}/api/endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'crash', validationType: 'none' }) });
+      endpointId = ((await created.json()) as { data: { id: string } }).data.id;
+
+      // A burst from 16 concurrent senders; the engine is killed while it is in full flow.
+      const sender = async (n: number) => {
+        for (let i = 0; !killed && i < 2000; i++) {
+          const body = `{"sender":${n},"i":${i}}`;
+          sent++;
+          try {
+            const r = await fetch(`${s.receiverUrl}/webhook/${endpointId}`, { method: 'POST', body });
+            if (r.status === 200) acked.set(((await r.json()) as { data: { id: string } }).data.id, body);
+          } catch {
+            return; // connection died with the engine
+          }
+          if (acked.size >= 300 && !killed) {
+            killed = true;
+            s.child.kill('SIGKILL');
+          }
         }
-        if (acked.size >= 300 && !killed) {
-          killed = true;
-          s.child.kill('SIGKILL');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, (_, n) => sender(n)));
-    await s.exited;
+      };
+      await Promise.all(Array.from({ length: 16 }, (_, n) => sender(n)));
+    } finally {
+      // Whatever failed above, no engine is left running (a no-op after the SIGKILL).
+      await ensureStopped(s, 'SIGKILL');
+    }
     assert.ok(killed, 'the engine was killed mid-burst');
     assert.ok(acked.size >= 300, `acknowledged ${acked.size} of ${sent}`);
 
@@ -67,8 +78,7 @@ describe('crash safety', () => {
       const r = await fetch(`${again.receiverUrl}/webhook/${endpointId}`, { method: 'POST', body: 'after' });
       assert.equal(r.status, 200);
     } finally {
-      again.child.kill('SIGTERM');
-      await again.exited;
+      await ensureStopped(again, 'SIGTERM');
     }
   });
 });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../helpers/node-test.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import type { EngineEvent } from '../../server/events/event-bus.ts';
 import { runCli, startServe } from '../helpers/cli-process.ts';
-import { closedPort, TargetServer, waitUntil } from '../helpers/target-server.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer, waitUntil } from '../helpers/target-server.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 // Small retry delays so an outage is retried many times within the test; nothing asserts on time.
@@ -27,7 +28,8 @@ async function forwardStatus(t: TestEngine, endpointId: string) {
 describe('forward queue reliability', () => {
   test('while the target is down deliveries queue and retry; when it comes back on the same port they arrive in order', async () => {
     const t = await startTestEngine(FAST);
-    const port = await closedPort();
+    const dead = await closedPort();
+    const port = dead.port;
     const events: EngineEvent[] = [];
     const unsubscribe = t.engine.events.subscribe(accountIdFor(LOCAL_ACCOUNT), (e) => {
       if (e.type === 'forward.updated') events.push(e);
@@ -50,6 +52,7 @@ describe('forward queue reliability', () => {
       assert.equal(down.lastDeliveredAt, null);
       assert.ok(events.some((e) => (e.data as any).endpointId === ep && (e.data as any).state === 'retrying'), 'forward.updated was published');
 
+      await dead.release(); // the target comes back on the same port
       await target.listen(port);
       await target.waitForCount(sent.length);
       assert.deepEqual(target.received.map((r) => r.body.toString()), sent);
@@ -71,6 +74,7 @@ describe('forward queue reliability', () => {
       assert.ok(h.history.slice(1).every((e: any) => e.error?.code === 'TARGET_UNREACHABLE' && e.status === null));
     } finally {
       unsubscribe();
+      await dead.release();
       await target.close();
       await t.stop();
     }
@@ -79,7 +83,8 @@ describe('forward queue reliability', () => {
   test('the queue survives an engine stop and restart on the same data directory', async () => {
     const dir = await makeTempDir('hookscope-forward-');
     dirs.push(dir);
-    const port = await closedPort();
+    const dead = await closedPort();
+    const port = dead.port;
     const first = await startTestEngine(FAST, {}, dir);
     const sent = bodies(4, 'restart');
     let ep: string;
@@ -94,6 +99,7 @@ describe('forward queue reliability', () => {
       await first.stop();
     }
 
+    await dead.release(); // the target comes back on the same port
     const target = await TargetServer.start(undefined, port);
     const second = await startTestEngine(FAST, {}, dir);
     try {
@@ -115,7 +121,8 @@ describe('forward queue reliability', () => {
     await writeFile(join(dir, 'config.json'), JSON.stringify({ forward: { initialBackoffMs: 20, maxBackoffMs: 200 } }));
     const token = (await runCli(['token', '--data-dir', dir])).stdout.trim();
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const port = await closedPort();
+    const dead = await closedPort();
+    const port = dead.port;
 
     const s1 = await startServe(dir);
     let endpointId: string;
@@ -137,6 +144,7 @@ describe('forward queue reliability', () => {
       await s1.exited;
     }
 
+    await dead.release(); // the target comes back on the same port
     const target = await TargetServer.start(undefined, port);
     const s2 = await startServe(dir);
     try {

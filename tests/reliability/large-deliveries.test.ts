@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { test } from 'node:test';
+import { test } from '../helpers/node-test.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, test } from '../helpers/node-test.ts';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { SeededRandom } from '../../server/support/random.ts';
 import { rawRequest } from '../helpers/raw-request.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from 'node:test';
+import { test } from '../helpers/node-test.ts';
 import { systemClock } from '../../server/support/clock.ts';
 import { SeededRandom } from '../../server/support/random.ts';
 import { TunnelSupervisor } from '../../server/tunnel/tunnel-supervisor.ts';

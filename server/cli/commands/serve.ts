@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { loadConfigFile, resolveConfig, type ConfigInput } from '../../config/config.ts';
+import { loadConfigFile, resolveConfig, type ConfigInput, type EngineConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { startEngine, type Engine } from '../../engine/engine.ts';
 import { readVersion } from '../../engine/version.ts';
+import { openEngineLog } from '../../support/logger.ts';
+import { exitOnFatalErrors } from '../../support/logger-process.ts';
 import type { CliIO } from '../cli-output.ts';
 import { parsePort } from '../parse-flags.ts';
 
@@ -39,7 +41,24 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
   const config = resolveConfig({ dataDir, flags, env: io.env, file: await loadConfigFile(dataDir) });
 
-  const engine = await startEngine(config);
+  // JSON lines in <dataDir>/logs/engine.log; once the engine runs, the same as readable lines on stderr
+  // (a start-up failure is the CLI's one-line error there, and the file has its stack).
+  const log = await openEngineLog({ dataDir: config.dataDir });
+  const detach = exitOnFatalErrors(process, log, (code) => process.exit(code));
+  // Heard from before start-up: runtime.json, which tells other processes the engine is up, is written during it.
+  const signals = stopSignals(io);
+  try {
+    const engine = await startEngine(config, { logger: log.logger });
+    log.addConsole((line) => io.err(line));
+    return await run(engine, config, io, signals.received);
+  } finally {
+    signals.detach();
+    detach();
+    await log.close();
+  }
+}
+
+async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Promise<NodeJS.Signals>): Promise<number> {
   const version = readVersion();
   io.out(`Hookscope ${version.version} engine running`);
   io.out(`  API        ${engine.apiUrl}   (127.0.0.1 only; send Authorization: Bearer <token>)`);
@@ -50,7 +69,7 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   io.out('Press Ctrl+C to stop.');
   const unsubscribe = reportTunnel(engine, io);
   try {
-    return await waitForSignal(engine, io);
+    return await stopOn(await signal, engine, io);
   } finally {
     unsubscribe();
   }
@@ -78,33 +97,41 @@ function reportTunnel(engine: Engine, io: CliIO): () => void {
   });
 }
 
-/** Stops cleanly (listeners, then a store checkpoint) on SIGINT/SIGTERM; a second signal forces exit. */
-function waitForSignal(engine: Engine, io: CliIO): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        io.err(`Received ${signal} again; exiting without a checkpoint (the journal keeps every acknowledged write).`);
-        process.exit(1);
-      }
-      stopping = true;
-      io.out(`Received ${signal}; stopping...`);
-      engine.stop().then(
-        () => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          io.out('Stopped.');
-          resolve(0);
-        },
-        (e: unknown) => {
-          io.err(`Stopping failed: ${e instanceof Error ? e.message : String(e)}`);
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+/** The first SIGINT/SIGTERM asks for a clean stop; a second one forces the exit. */
+function stopSignals(io: CliIO): { received: Promise<NodeJS.Signals>; detach(): void } {
+  let first: NodeJS.Signals | null = null;
+  let resolve: (signal: NodeJS.Signals) => void = () => undefined;
+  const received = new Promise<NodeJS.Signals>((r) => (resolve = r));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (first !== null) {
+      io.err(`Received ${signal} again; exiting without a checkpoint (the journal keeps every acknowledged write).`);
+      process.exit(1);
+    }
+    first = signal;
+    resolve(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received,
+    detach: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** Stops cleanly: listeners, then a store checkpoint. */
+async function stopOn(signal: NodeJS.Signals, engine: Engine, io: CliIO): Promise<number> {
+  io.out(`Received ${signal}; stopping...`);
+  try {
+    await engine.stop();
+  } catch (e) {
+    io.err(`Stopping failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  io.out('Stopped.');
+  return 0;
 }
 
 const quote = (s: string): string => (/^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

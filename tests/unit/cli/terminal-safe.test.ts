@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../helpers/node-test.ts';
 import { escapeControls, jsonWithEscapedControls, terminalSafe } from '../../../server/cli/terminal-safe.ts';
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../../../server/config/config.ts';
 import { RateLimiter } from '../../../server/receiver/rate-limiter.ts';
 import { ManualClock } from '../../../server/support/clock.ts';

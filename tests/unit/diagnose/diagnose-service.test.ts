@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { DiagnoseService } from '../../../server/diagnose/diagnose-service.ts';
 import { NotFoundError } from '../../../server/errors/app-errors.ts';
 import type { LogDetail } from '../../../server/logs/log-types.ts';

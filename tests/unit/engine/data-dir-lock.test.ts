@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../../helpers/node-test.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../../../server/engine/data-dir-lock.ts';
 import { makeTempDir } from '../../helpers/temp-dir.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../../helpers/node-test.ts';
 import { describeModeChanges, tightenDataDir } from '../../../server/engine/data-dir-permissions.ts';
 import { ensurePrivateDir, openPrivateFile, writePrivateFile } from '../../../server/support/private-files.ts';
 import { makeTempDir } from '../../helpers/temp-dir.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { buildCurl, printfEscaped, shellWord } from '../../../server/export/curl-builder.ts';
 import type { LogDetail } from '../../../server/logs/log-types.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { shellQuote } from '../../../server/export/curl-builder.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';

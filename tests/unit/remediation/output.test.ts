@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { resolveConfig } from '../../../server/config/config.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { explainText } from '../../../server/remediation/explain-text.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { payloadTooLargeRule } from '../../../server/remediation/rules/payload-too-large.ts';
 import { receiverRefusedRule } from '../../../server/remediation/rules/receiver-refused.ts';

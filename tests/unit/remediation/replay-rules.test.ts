@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { targetErrorRule } from '../../../server/remediation/rules/target-error.ts';
 import { targetRejectedSignatureRule } from '../../../server/remediation/rules/target-rejected-signature.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { stripeSignatureHeader } from '../../../server/receiver/verifiers/signing.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { bodyModifiedRule } from '../../../server/remediation/rules/body-modified.ts';

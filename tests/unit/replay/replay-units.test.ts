@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
 import { backoffDelay } from '../../../server/replay/backoff.ts';
 import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import type { LogDetail } from '../../../server/logs/log-types.ts';
 import { renderSharePage } from '../../../server/share/share-html.ts';
 

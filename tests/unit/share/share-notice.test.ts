@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { ALL_MIGRATIONS } from '../../../server/engine/engine.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';

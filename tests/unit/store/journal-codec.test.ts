@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { crc32 } from '../../../server/store/crc32.ts';
 import { decodeRecords, encodeRecord, type JournalRecord } from '../../../server/store/journal-codec.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile, rm, stat, type FileHandle } from 'node:fs/promises';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../../helpers/node-test.ts';
 import { StoreUnavailableError } from '../../../server/errors/app-errors.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
 import { listSegments } from '../../../server/store/journal-files.ts';

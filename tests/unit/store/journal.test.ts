@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
 import { listSegments } from '../../../server/store/journal-files.ts';
 import { Journal } from '../../../server/store/journal.ts';

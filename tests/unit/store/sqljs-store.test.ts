@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from '../../helpers/node-test.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import type { Migration } from '../../../server/store/store-types.ts';
 import { ManualClock } from '../../../server/support/clock.ts';

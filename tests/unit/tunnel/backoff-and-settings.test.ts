@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../helpers/node-test.ts';
 import { resolveConfig } from '../../../server/config/config.ts';
 import type { Random } from '../../../server/support/random.ts';
 import { SeededRandom } from '../../../server/support/random.ts';

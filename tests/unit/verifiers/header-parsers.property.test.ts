@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { parseSlackSignature, parseSlackTimestamp } from '../../../server/receiver/verifiers/slack-verifier.ts';
 import { parseStandardSignatures, parseStandardTimestamp } from '../../../server/receiver/verifiers/standard-webhooks-verifier.ts';

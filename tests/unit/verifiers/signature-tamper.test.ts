@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { describe, mock, test } from 'node:test';
+import { describe, mock, test } from '../../helpers/node-test.ts';
 import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';

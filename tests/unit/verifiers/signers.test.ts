@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/node-test.ts';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';

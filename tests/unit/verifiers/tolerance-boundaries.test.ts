@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { describe, mock, test } from 'node:test';
+import { describe, mock, test } from '../../helpers/node-test.ts';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { verify } from '../../../server/receiver/verifiers/verifier-registry.ts';
