@@ -157,6 +157,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       syncIntervalMs: config.durability.syncIntervalMs,
       checkpointBytes: config.durability.checkpointBytes,
       checkpointIntervalMs: config.durability.checkpointIntervalMs,
+      onCheckpoint: (r) => logger.info({ bytes: r.bytes, ms: r.ms, lastSeq: r.lastSeq }, 'checkpoint'),
       clock,
       onError,
     });
@@ -319,8 +320,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
       checkpoint: async () => {
-        const r = await store.checkpoint();
-        logger.info({ bytes: r.bytes, ms: r.ms, lastSeq: r.lastSeq }, 'checkpoint');
+        await store.checkpoint();
       },
       // Listeners close first (no new deliveries), then the store checkpoints, then the lock goes.
       stop: () =>

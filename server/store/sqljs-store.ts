@@ -19,6 +19,8 @@ export interface SqljsStoreOptions {
   checkpointIntervalMs?: number;
   clock?: Clock;
   onError?: (err: Error) => void;
+  /** Told after every checkpoint, periodic and final ones included (the engine logs them). */
+  onCheckpoint?: (result: CheckpointResult) => void;
   /** How journal segments are opened (tests wrap the handle to inject faults). */
   journalOpenFile?: JournalOptions['openFile'];
 }
@@ -43,7 +45,13 @@ export class SqljsStore implements Store {
     private readonly client: WorkerClient,
     private readonly journal: Journal,
     readonly openInfo: OpenResult,
-    private readonly opts: { checkpointBytes: number; checkpointIntervalMs: number; clock: Clock; onError: (e: Error) => void },
+    private readonly opts: {
+      checkpointBytes: number;
+      checkpointIntervalMs: number;
+      clock: Clock;
+      onError: (e: Error) => void;
+      onCheckpoint?: (result: CheckpointResult) => void;
+    },
   ) {
     this.nextSeq = openInfo.lastSeq + 1;
     this.lastCheckpointAt = opts.clock.now();
@@ -71,6 +79,7 @@ export class SqljsStore implements Store {
         checkpointIntervalMs: options.checkpointIntervalMs ?? 10 * 60 * 1000,
         clock: options.clock ?? systemClock,
         onError,
+        onCheckpoint: options.onCheckpoint,
       });
     } catch (e) {
       await client.terminate();
@@ -130,6 +139,7 @@ export class SqljsStore implements Store {
       const closedSegment = await this.journal.rotate();
       const result = (await this.client.call({ t: 'checkpoint' })) as CheckpointResult;
       await this.journal.deleteSegmentsThrough(closedSegment);
+      this.opts.onCheckpoint?.(result);
       return result;
     })().finally(() => {
       this.checkpointing = null;

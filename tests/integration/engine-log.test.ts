@@ -207,9 +207,10 @@ describe('engine log', () => {
       assert.ok(checkpoint);
       assert.equal(typeof checkpoint.bytes, 'number');
       assert.equal(typeof checkpoint.ms, 'number');
+      // The one asked for, and the store's own on stop, between stopping and stopped.
       assert.deepEqual(
-        lines.map((l) => l.msg).filter((m) => m.startsWith('engine')),
-        ['engine started', 'engine stopping', 'engine stopped'],
+        lines.map((l) => l.msg).filter((m) => m.startsWith('engine') || m === 'checkpoint'),
+        ['engine started', 'checkpoint', 'engine stopping', 'checkpoint', 'engine stopped'],
       );
       assert.deepEqual(lines.filter((l) => l.level === 'error'), [], 'nothing was logged as a fault');
     } finally {
