@@ -42,6 +42,25 @@ export async function closedPort(): Promise<ClosedPort> {
       // The accepting side closes first, so TIME_WAIT lands on its port, not on the one released.
       peer.destroy();
       await closed;
+      // The kernel may still hold the connection (LAST_ACK) a moment after Node's 'close':
+      // wait until the port can really be listened on, so a release is a promise kept.
+      await untilBindable(port);
     },
   };
+}
+
+async function untilBindable(port: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const probe = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      return;
+    }
+    if (attempt >= 200) throw new Error(`port ${port} stayed in use after its release`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -6,6 +6,7 @@ import { backoffDelay } from '../../../server/replay/backoff.ts';
 import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
 import { buildHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
 import { percentile } from '../../../server/support/percentile.ts';
+import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
 import { ReplayRepository } from '../../../server/replay/replay-repository.ts';
 import { ReplayService } from '../../../server/replay/replay-service.ts';
@@ -82,7 +83,8 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
     const dir = await makeTempDir('hookscope-replay-unit-');
     dirs.push(dir);
     const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
-    const store = await SqljsStore.open({ dir, migrations: replayMigrations, clock });
+    // The replay tables follow logs (replays_follow_logs), so the logs table comes too.
+    const store = await SqljsStore.open({ dir, migrations: [...logsMigrations, ...replayMigrations], clock });
     try {
       const service = new ReplayService({
         repo: new ReplayRepository(store),
