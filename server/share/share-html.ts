@@ -25,7 +25,7 @@ export const escapeHtmlText = (s: string): string => s.replace(/[&<>]/g, toEntit
 export const PRETTY_PRINT_MAX_BYTES = 256 * 1024;
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;padding:24px;max-width:1100px;color:#1d2330;background:#f7f8fa}
-@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#161a22}table,pre{background:#1f2430!important}th,td{border-color:#333a48!important}}
+@media (prefers-color-scheme:dark){body{color:#e6e8ee;background:#161a22}.meta{color:#9aa3b5!important}table,pre{background:#1f2430!important}th,td{border-color:#333a48!important}}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 8px}.meta{color:#6b7385}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600}.ok{background:#d7f5e1;color:#11622f}.bad{background:#fde0e0;color:#8a1c1c}.skip{background:#e7e9ee;color:#3b4252}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid #e3e6ec;font-family:ui-monospace,monospace;word-break:break-all}

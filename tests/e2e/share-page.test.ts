@@ -69,7 +69,12 @@ describe('the share page in Chromium', () => {
       assert.deepEqual(requested, [url], 'the page loads nothing but itself');
 
       await mkdir(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}share-page.png`, fullPage: true });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.screenshot({ path: `${SCREENSHOTS}share-page-light.png`, fullPage: true });
+      // The page follows the system theme (prefers-color-scheme) with its one style block.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      assert.equal(await page.evaluate('getComputedStyle(document.body).backgroundColor'), 'rgb(22, 26, 34)');
+      await page.screenshot({ path: `${SCREENSHOTS}share-page-dark.png`, fullPage: true });
     } finally {
       await page.close();
     }
