@@ -1,7 +1,8 @@
-import { link, readFile, unlink } from 'node:fs/promises';
+import { link, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, setMode, PRIVATE_FILE_MODE, writePrivateFile } from '../support/private-files.ts';
 import type { Random } from '../support/random.ts';
+import { readTextIfExists } from '../support/read-if-exists.ts';
 
 export const SIGNING_KEY_FILE = 'signing-key';
 const KEY_BYTES = 32;
@@ -33,13 +34,8 @@ export async function loadOrCreateSigningKey(dataDir: string, random: Random): P
 }
 
 async function readKey(path: string): Promise<Uint8Array | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const text = await readTextIfExists(path);
+  if (text === null) return null;
   const key = Buffer.from(text.trim(), 'base64url');
   if (key.length !== KEY_BYTES) {
     throw new Error(`The signing key at ${path} is damaged (expected ${KEY_BYTES} bytes); delete it to create a new one (existing tokens stop working).`);

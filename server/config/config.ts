@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ValidationError } from '../errors/app-errors.ts';
 import { parseDuration } from './durations.ts';
+import { readTextIfExists } from '../support/read-if-exists.ts';
 
 export interface EngineConfig {
   dataDir: string;
@@ -362,13 +362,8 @@ function parseFile(file: unknown): FileConfig {
 /** `<dataDir>/config.json`, parsed; undefined when there is none. */
 export async function loadConfigFile(dataDir: string): Promise<unknown> {
   const path = join(dataDir, 'config.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  const text = await readTextIfExists(path);
+  if (text === null) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

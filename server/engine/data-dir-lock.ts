@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, unlink } from 'node:fs/promises';
+import { link, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFile } from '../support/private-files.ts';
+import { readTextIfExists } from '../support/read-if-exists.ts';
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -135,13 +136,8 @@ async function walk(head: string): Promise<LockRecord[] | null> {
 }
 
 async function readRecord(path: string): Promise<LockRecord | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const text = await readTextIfExists(path);
+  if (text === null) return null;
   const [pidText = '', gen] = text.trim().split(/\s+/);
   const pid = /^\d+$/.test(pidText) ? Number(pidText) : 0;
   // Locks written before generations existed hold only a pid; unreadable ones count as dead.

@@ -7,9 +7,10 @@ import type { Clock } from '../support/clock.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
 import type { BodyBudget } from './body-budget.ts';
-import { readBody, type BodyLimits, type BodyRead } from './body-reader.ts';
+import { readBody, type BodyLimits } from './body-reader.ts';
 import type { DeliveryObserver, RejectionReason } from './delivery-observer.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { refusalFor } from './refusal.ts';
 import { verify } from './verifiers/verifier-registry.ts';
 import { parseWebhookUrl } from './webhook-path.ts';
 
@@ -45,16 +46,6 @@ export function receiverLimits(s: ReceiverLimitSettings): BodyLimits {
     idleMs: s.bodyIdleTimeoutMs,
     requestMs: s.requestTimeoutMs,
   };
-}
-
-/** What the sender is told, and what the stored log says, when reading stopped early. */
-interface Refusal {
-  status: number;
-  code: string;
-  reason: Exclude<LogVerification['reason'], null>;
-  message: string;
-  detail: string;
-  headers: Record<string, string>;
 }
 
 /**
@@ -110,7 +101,7 @@ export class Receiver {
     const read = await readBody(req, this.deps.limits, this.deps.budget);
     try {
       if (read.outcome === 'aborted') return; // the sender is gone; nothing was acknowledged
-      const refusal = this.refusal(read);
+      const refusal = refusalFor(read, this.deps.limits, this.deps.budget.limitBytes);
       const rawHeaders = headerPairs(req.rawHeaders);
       const verification: LogVerification = refusal
         ? { scheme: endpoint.validationType, result: 'invalid', reason: refusal.reason, detail: refusal.detail, matchedSecret: null }
@@ -166,55 +157,6 @@ export class Receiver {
       }
     } finally {
       read.release();
-    }
-  }
-
-  /** Why reading stopped early, for the sender and the stored log; null for a complete body. */
-  private refusal(read: BodyRead): Refusal | null {
-    const l = this.deps.limits;
-    const kept = `${read.size} bytes arrived${read.body.length < read.size ? `; the first ${read.body.length} were kept` : ''}`;
-    const outcome = read.outcome;
-    if (outcome === 'complete' || outcome === 'aborted') return null;
-    switch (outcome) {
-      case 'too_large':
-        return {
-          status: 413,
-          code: 'PAYLOAD_TOO_LARGE',
-          reason: 'payload_too_large',
-          message: `The body is larger than this endpoint accepts (${l.maxBytes} bytes).`,
-          detail:
-            read.declaredSize !== null && read.declaredSize > l.maxBytes
-              ? `Content-Length declared ${read.declaredSize} bytes, over the ${l.maxBytes}-byte limit; refused before reading the body.`
-              : `The body grew past the ${l.maxBytes}-byte limit (${kept}).`,
-          headers: { connection: 'close' },
-        };
-      case 'over_budget':
-        return {
-          status: 503,
-          code: 'SERVER_BUSY',
-          reason: 'server_busy',
-          message: 'The receiver is holding as many body bytes as it allows at once; retry shortly.',
-          detail: `Deliveries in flight hold the receiver's in-memory body budget (${this.deps.budget.limitBytes} bytes); ${kept}.`,
-          headers: { connection: 'close', 'retry-after': '1' },
-        };
-      case 'idle_timeout':
-        return {
-          status: 408,
-          code: 'REQUEST_TIMEOUT',
-          reason: 'body_timeout',
-          message: `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`,
-          detail: `The sender paused for more than ${l.idleMs} ms in the body (${kept}${read.declaredSize !== null ? ` of ${read.declaredSize} declared` : ''}).`,
-          headers: { connection: 'close' },
-        };
-      case 'request_timeout':
-        return {
-          status: 408,
-          code: 'REQUEST_TIMEOUT',
-          reason: 'request_timeout',
-          message: `The body did not arrive within ${l.requestMs} ms; the delivery was cut off.`,
-          detail: `The body took longer than ${l.requestMs} ms after the headers (${kept}${read.declaredSize !== null ? ` of ${read.declaredSize} declared` : ''}).`,
-          headers: { connection: 'close' },
-        };
     }
   }
 

@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from '../../helpers/node-test.ts';
+import { describe, test } from '../../helpers/node-test.ts';
 import { acquireDataDirLock, DataDirLockedError } from '../../../server/engine/data-dir-lock.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await makeTempDir('hookscope-lock-');
-  dirs.push(d);
-  return d;
-}
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('hookscope-lock-');
 
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);

@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from '../../helpers/node-test.ts';
+import { describe, test } from '../../helpers/node-test.ts';
 import { describeModeChanges, tightenDataDir } from '../../../server/engine/data-dir-permissions.ts';
 import { ensurePrivateDir, openPrivateFile, writePrivateFile } from '../../../server/support/private-files.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const posix = process.platform !== 'win32';
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await makeTempDir('hookscope-perms-');
-  dirs.push(d);
-  return d;
-}
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('hookscope-perms-');
 
 /** Runs `fn` under a permissive umask, the usual 022, so modes cannot come from a tight one. */
 async function withUmask<T>(mask: number, fn: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, stat, type FileHandle } from 'node:fs/promises';
-import { after, describe, test } from '../../helpers/node-test.ts';
+import { readFile, stat, type FileHandle } from 'node:fs/promises';
+import { describe, test } from '../../helpers/node-test.ts';
 import { StoreUnavailableError } from '../../../server/errors/app-errors.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
 import { listSegments } from '../../../server/store/journal-files.ts';
@@ -8,7 +8,7 @@ import { Journal, type SyncPolicy } from '../../../server/store/journal.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import type { Migration } from '../../../server/store/store-types.ts';
 import { openPrivateFile } from '../../../server/support/private-files.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
 
 /**
  * Faults injected under the journal's file handle: a writev that writes half of
@@ -71,15 +71,7 @@ async function seqsOnDisk(dir: string): Promise<number[]> {
   return out;
 }
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await makeTempDir('hookscope-journal-faults-');
-  dirs.push(d);
-  return d;
-}
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('hookscope-journal-faults-');
 
 async function openJournal(dir: string, files: FaultyFiles, sync: SyncPolicy, errors: Error[]): Promise<Journal> {
   return Journal.open({ dir, segment: 1, sync, syncIntervalMs: 60_000, onError: (e) => errors.push(e), openFile: files.open });

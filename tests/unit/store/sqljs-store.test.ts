@@ -1,26 +1,18 @@
 import assert from 'node:assert/strict';
-import { appendFile, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from '../../helpers/node-test.ts';
+import { describe, test } from '../../helpers/node-test.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import type { Migration } from '../../../server/store/store-types.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const migrations: Migration[] = [
   { version: 1, name: 'items', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)' },
   { version: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' },
 ];
 
-const dirs: string[] = [];
-async function tempDir(): Promise<string> {
-  const d = await makeTempDir('hookscope-store-');
-  dirs.push(d);
-  return d;
-}
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('hookscope-store-');
 
 const insert = (name: string, data: Uint8Array | null = null) => [
   { sql: 'INSERT INTO items (name, data) VALUES (?, ?)', params: [name, data] },
