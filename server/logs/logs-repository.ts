@@ -1,4 +1,4 @@
-import type { SqlValue, Store, WriteAck, WriteOp } from '../store/store-types.ts';
+import type { SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../store/store-types.ts';
 import { nearestRank } from '../support/percentile.ts';
 import type {
   HeaderPairs,
@@ -97,7 +97,7 @@ export class LogsRepository {
   ) {}
 
   /** Inserts a capture and applies retention in the same atomic record. */
-  async insert(id: string, log: NewLog, ack: WriteAck): Promise<void> {
+  async insert(id: string, log: NewLog, ack: WriteAck): Promise<WriteReceipt> {
     const ops: WriteOp[] = [
       {
         sql: INSERT_LOG,
@@ -128,7 +128,7 @@ export class LogsRepository {
         params: [log.accountId, this.retention.maxBodyBytesPerAccount, Math.floor(this.retention.maxBodyBytesPerAccount * 0.9)],
       },
     ];
-    await this.store.write(ops, ack);
+    return this.store.write(ops, ack);
   }
 
   async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {

@@ -16,12 +16,13 @@ export class LogsService {
 
   /**
    * Stores a capture and returns its id. The receiver asks for a `durable` ack:
-   * the sender's 2xx waits for the journal, not for the database worker.
+   * the sender's 2xx waits for the journal, not for the database worker;
+   * `settled` says when the worker is done with it (the body's memory is then free).
    */
-  async record(log: NewLog, ack: WriteAck = 'durable'): Promise<string> {
+  async record(log: NewLog, ack: WriteAck = 'durable'): Promise<{ id: string; settled: Promise<void> }> {
     const id = this.ids.sortable('log');
-    await this.repo.insert(id, log, ack);
-    return id;
+    const receipt = await this.repo.insert(id, log, ack);
+    return { id, settled: receipt.settled };
   }
 
   async list(account: AccountContext, q: LogQuery): Promise<LogPage> {

@@ -4,7 +4,7 @@ import { systemClock } from '../support/clock.ts';
 import { ensurePrivateDir } from '../support/private-files.ts';
 import { encodeRecord, type JournalRecord } from './journal-codec.ts';
 import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
-import type { BatchResult, CheckpointResult, Migration, ReadQuery, Row, SqlValue, Store, WriteAck, WriteOp } from './store-types.ts';
+import type { BatchResult, CheckpointResult, Migration, ReadQuery, Row, SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from './store-types.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { OpenResult } from './worker-protocol.ts';
 
@@ -87,11 +87,16 @@ export class SqljsStore implements Store {
     }
   }
 
-  async write(ops: WriteOp[], ack: WriteAck = 'applied'): Promise<void> {
+  async write(ops: WriteOp[], ack: WriteAck = 'applied'): Promise<WriteReceipt> {
     this.assertUsable();
     const record: JournalRecord = { seq: this.nextSeq++, ops };
     const frame = encodeRecord(record);
-    const applied = ack === 'applied' ? this.client.whenApplied(record.seq) : null;
+    const applied = this.client.whenApplied(record.seq);
+    // A failure to apply is reported by the worker client; `settled` only says it is over.
+    const settled = applied.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
       await this.journal.append(frame);
     } catch (e) {
@@ -101,11 +106,12 @@ export class SqljsStore implements Store {
     // Append promises settle in journal order, so records reach the worker in that order too.
     this.client.apply(record);
     if (this.journal.bytesSinceRotate >= this.opts.checkpointBytes) void this.maybeCheckpoint();
-    if (applied) {
+    if (ack === 'applied') {
       await applied.catch((e: unknown) => {
         throw new StoreUnavailableError(`The write was not applied: ${toError(e).message}`);
       });
     }
+    return { settled };
   }
 
   async all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {

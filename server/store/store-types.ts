@@ -29,6 +29,16 @@ export type BatchResult<Q extends readonly ReadQuery[]> = {
 
 export type WriteAck = 'durable' | 'applied';
 
+/** What a write promises beyond its acknowledgement. */
+export interface WriteReceipt {
+  /**
+   * Settles (never rejects) once the database worker is done with the record,
+   * applied or failed. A `durable` write is acknowledged before that; a caller
+   * holding memory for the write (the receiver's body budget) waits for this.
+   */
+  settled: Promise<void>;
+}
+
 export interface CheckpointResult {
   bytes: number;
   ms: number;
@@ -42,7 +52,7 @@ export interface CheckpointResult {
  * Reads observe every write acknowledged before them.
  */
 export interface Store {
-  write(ops: WriteOp[], ack?: WriteAck): Promise<void>;
+  write(ops: WriteOp[], ack?: WriteAck): Promise<WriteReceipt>;
   all<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   /** Runs the reads together, with no write applied between them (a page and its count agree). */

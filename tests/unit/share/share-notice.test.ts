@@ -29,7 +29,7 @@ describe('share links and the browser notice of the public URL', () => {
     store = await SqljsStore.open({ dir, migrations: ALL_MIGRATIONS, clock });
     const logs = new LogsService(new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }), new IdGenerator(clock, cryptoRandom));
     urls.receiver = 'http://127.0.0.1:4681';
-    logId = await logs.record({
+    ({ id: logId } = await logs.record({
       accountId: account.id,
       endpointId: 'ep_test',
       method: 'POST',
@@ -46,7 +46,7 @@ describe('share links and the browser notice of the public URL', () => {
       durationMs: 0,
       status: 'success',
       verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
-    }, 'applied');
+    }, 'applied'));
     shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random: cryptoRandom, browserNotice: () => notice });
   });
   after(async () => {
