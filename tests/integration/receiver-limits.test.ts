@@ -197,9 +197,12 @@ describe('receiver memory budget: body bytes in flight across all requests', () 
       }
       // 60,000 + 40,000 fits exactly.
       assert.equal((await t.deliver(`/webhook/${ep}`, { body: 'c'.repeat(40_000) })).status, 200);
-      // The first completes and gives its share back.
+      // The first completes; its share of the budget comes back once the database holds it,
+      // which a read of it (same ordered channel to the database worker) waits for.
       first.write('a'.repeat(59_000));
-      assert.equal((await within('the first delivery', first.response)).status, 200);
+      const done = await within('the first delivery', first.response);
+      assert.equal(done.status, 200);
+      assert.equal((await t.api('GET', `/api/webhooks/logs/${done.json().data.id}`)).body.data.size, 60_000);
     } finally {
       first.close();
     }
