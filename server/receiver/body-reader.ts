@@ -16,7 +16,7 @@ export interface BodyRead {
   /** The Content-Length the sender declared, if it was a valid number. */
   declaredSize: number | null;
   /** Gives back the memory budget this body reserved; call once it is stored. */
-  release(): void;
+  release: () => void;
 }
 
 export interface BodyLimits {

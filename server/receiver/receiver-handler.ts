@@ -163,8 +163,10 @@ export class Receiver {
         sendJson(res, 200, { success: true, data: { id: logId } });
       }
     } finally {
-      if (releaseAfter) void releaseAfter.then(() => read.release());
-      else read.release();
+      // Only the release function waits (not `read` and its body), so nothing large outlives the answer.
+      const { release } = read;
+      if (releaseAfter) void releaseAfter.then(release);
+      else release();
     }
   }
 

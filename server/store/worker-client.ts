@@ -15,7 +15,14 @@ export class WorkerClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly calls = new Map<number, Waiter>();
-  private readonly applied = new Map<number, Waiter>();
+  /**
+   * Waiters for "applied", in increasing seq order (writes register them as they
+   * number records): a queue consumed from the front, because every durable write
+   * registers one and the worker may be tens of thousands of records behind (a Map
+   * scanned per notice was quadratic, and its deleted slots still cost a scan).
+   */
+  private applied: { seq: number; waiter: Waiter | null }[] = [];
+  private appliedHead = 0;
   private exitExpected = false;
   failure: Error | null = null;
 
@@ -47,11 +54,15 @@ export class WorkerClient {
   /** Settles once the worker reports `seq` applied (rejects if that record failed). */
   whenApplied(seq: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise<void>((resolve, reject) => this.applied.set(seq, { resolve: () => resolve(), reject }));
+    return new Promise<void>((resolve, reject) => {
+      this.applied.push({ seq, waiter: { resolve: () => resolve(), reject } });
+    });
   }
 
   forget(seq: number): void {
-    this.applied.delete(seq);
+    // Rare (a journal write failed): the entry stays in the queue, emptied.
+    const entry = this.applied.find((e, i) => i >= this.appliedHead && e.seq === seq);
+    if (entry) entry.waiter = null;
   }
 
   async terminate(): Promise<void> {
@@ -70,21 +81,29 @@ export class WorkerClient {
     }
     const failed = new Map(m.failures.map((f) => [f.seq, f.message]));
     for (const [seq, message] of failed) this.onApplyFailure(seq, message);
-    for (const [seq, w] of this.applied) {
-      if (seq > m.upTo) continue;
-      this.applied.delete(seq);
+    while (this.appliedHead < this.applied.length && this.applied[this.appliedHead]!.seq <= m.upTo) {
+      const { seq, waiter } = this.applied[this.appliedHead]!;
+      this.appliedHead += 1;
+      if (!waiter) continue;
       const message = failed.get(seq);
-      if (message === undefined) w.resolve(undefined);
-      else w.reject(new Error(message));
+      if (message === undefined) waiter.resolve(undefined);
+      else waiter.reject(new Error(message));
+    }
+    // Drop the consumed front now and then, not on every notice.
+    if (this.appliedHead > 1024 && this.appliedHead * 2 > this.applied.length) {
+      this.applied = this.applied.slice(this.appliedHead);
+      this.appliedHead = 0;
     }
   }
 
   private fail(e: Error): void {
     if (this.failure) return;
     this.failure = e;
-    for (const w of [...this.calls.values(), ...this.applied.values()]) w.reject(e);
+    const pending = this.applied.slice(this.appliedHead).flatMap((a) => (a.waiter ? [a.waiter] : []));
+    for (const w of [...this.calls.values(), ...pending]) w.reject(e);
     this.calls.clear();
-    this.applied.clear();
+    this.applied = [];
+    this.appliedHead = 0;
     this.onFailure(e);
   }
 }
