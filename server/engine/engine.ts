@@ -135,6 +135,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     throw e;
   }
   const logger = deps.logger ?? ownLog!.logger;
+  // The desktop app shows no stderr: the engine log keeps the notice too.
+  if (tightened.length > 0) logger.warn({ changed: tightened.length }, describeModeChanges(config.dataDir, tightened));
   const ids = new IdGenerator(clock, random);
   const reportFault = faultReporter({ logger, newId: () => ids.opaque('err', 16), onFault: deps.onError });
   // Background work (store, forwarder, tunnel, observers) has no client to answer: the log is where its faults go.

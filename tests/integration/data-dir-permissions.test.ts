@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, lstat, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { after, describe, test } from '../helpers/node-test.ts';
 import { makeTempDir, startTestEngine } from '../helpers/test-engine.ts';
@@ -67,6 +67,9 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
         const notice = notices[0]!;
         assert.ok(!notice.includes('\n'));
         for (const entry of loosened) assert.ok(notice.includes(entry), `the notice names ${entry}: ${notice}`);
+        // The same line in the engine log, where the desktop app's user can find it.
+        const logged = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        assert.deepEqual(logged.filter((l) => l.level === 'warn').map((l) => l.msg), [notice]);
         const afterStart = await assertPrivate(dir, 'after start');
         for (const f of ['engine.lock', 'runtime.json', 'signing-key', 'store', 'store/hookscope.db']) assert.ok(afterStart.includes(f), f);
 
