@@ -38,7 +38,11 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
           read.declaredSize !== null && read.declaredSize > l.maxBytes
             ? `Content-Length declared ${read.declaredSize} bytes, over the ${l.maxBytes}-byte limit; refused before reading the body.`
             : `The body grew past the ${l.maxBytes}-byte limit (${kept}).`,
-        headers: { connection: 'close' },
+        // No `Connection: close`: Node would then close the socket as soon as the answer is
+        // written, and the rest of the body arriving on a closed socket resets the
+        // connection, which can discard the answer before the sender reads it. The
+        // reader drains the body (bounded) instead, and the connection stays usable.
+        headers: {},
       };
     case 'over_budget':
       return {
@@ -47,7 +51,7 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
         reason: 'server_busy',
         message: 'The receiver is holding as many body bytes as it allows at once; retry shortly.',
         detail: `Deliveries in flight hold the receiver's in-memory body budget (${budgetBytes} bytes); ${kept}.`,
-        headers: { connection: 'close', 'retry-after': '1' },
+        headers: { 'retry-after': '1' }, // drained like a 413, for the same reason
       };
     case 'idle_timeout':
       return timedOut('body_timeout', `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`, `The sender paused for more than ${l.idleMs} ms in the body`);

@@ -44,7 +44,10 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Nod
   for (;;) {
     try {
       const info = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; apiUrl: string; receiverUrl: string };
-      if (info.pid === child.pid) return { child, apiUrl: info.apiUrl, receiverUrl: info.receiverUrl, output: () => out, exited };
+      // runtime.json is written during start-up; the banner follows it, ending with this line.
+      if (info.pid === child.pid && out.includes('Press Ctrl+C to stop.')) {
+        return { child, apiUrl: info.apiUrl, receiverUrl: info.receiverUrl, output: () => out, exited };
+      }
     } catch {
       // not written yet
     }
