@@ -100,6 +100,21 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
     }
   });
 
+  test('a sender that writes a whole refused body at once still reads the 413, and the connection stays usable', async () => {
+    const big = 'b'.repeat(5_000_000);
+    for (let round = 0; round < 3; round++) {
+      const s = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': big.length }));
+      try {
+        s.write(big);
+        const r = await within('the 413', s.response);
+        assert.equal(r.status, 413);
+        assert.equal(r.headers.connection, 'keep-alive');
+      } finally {
+        s.close();
+      }
+    }
+  });
+
   test('malformed HTTP gets a 400 envelope from both listeners', async () => {
     for (const base of [t.engine.receiverUrl, t.engine.apiUrl]) {
       const s = slowSender(base, 'POST /webhook/x HTTP/1.1\r\nContent-Length: nope\r\n\r\n');
