@@ -1,3 +1,5 @@
+import { hasTerminalControls, TERMINAL_CONTROLS } from '../support/control-chars.ts';
+
 /**
  * Text that came from a sender (bodies, header values, query values, a replay
  * target's answer) can carry bytes a terminal acts on: `ESC ] 0 ; title BEL`
@@ -11,11 +13,6 @@
  * the bytes back (a pipe, `--out` or `--body-only` give the exact bytes).
  */
 
-// Cc minus \t (0x09) and \n (0x0a): C0, DEL and C1.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex -- same set, no global flag, for the fast test
-const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 // DEL and C1 inside JSON strings (JSON.stringify escapes C0 itself).
 const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
 
@@ -30,11 +27,9 @@ function visible(c: string): string {
 
 /** Every control character except newline and tab in a visible form (`\x1b`, `\r`, `\u009b`). */
 export function escapeControls(s: string): string {
-  return HAS_CONTROL.test(s) ? s.replace(CONTROL, visible) : s;
+  return hasTerminalControls(s) ? s.replace(TERMINAL_CONTROLS, visible) : s;
 }
 
-/** Whether the text holds a character `escapeControls` would change. */
-export const hasControls = (s: string): boolean => HAS_CONTROL.test(s);
 
 /** How a command prints sender data: escaped on a terminal, exact into a pipe or file. */
 export type SafeText = (s: string) => string;

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { LogDetail } from '../logs/log-types.ts';
+import { hasTerminalControls } from '../support/control-chars.ts';
 import { bodyBytes, replayableHeaders } from './request-parts.ts';
 
 /**
@@ -23,8 +24,6 @@ export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
  * hold. Escapes always have three octal digits, so a digit that follows is
  * never taken into them.
  */
-// eslint-disable-next-line no-control-regex -- control characters are what this finds
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** Writes `\0ooo` (printf's octal escape, always three digits) for one byte at `o`; answers the next offset. */
 function writeOctal(out: Buffer, o: number, byte: number): number {
@@ -68,7 +67,7 @@ export function printfEscaped(bytes: Buffer): string {
 }
 
 /** Whether these bytes can be a plain single-quoted word: UTF-8 and nothing a terminal acts on. */
-const plainText = (bytes: Buffer): boolean => isUtf8(bytes) && !TERMINAL_CONTROL.test(bytes.toString('utf8'));
+const plainText = (bytes: Buffer): boolean => isUtf8(bytes) && !hasTerminalControls(bytes.toString('utf8'));
 
 /** A shell word for these bytes (an argument: no NUL), quoted plainly when that is safe to print. */
 export function shellWord(bytes: Buffer): string {

@@ -129,14 +129,15 @@ export class SqljsStore implements Store {
     return (await this.client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
   }
 
-  /**
-   * Rotate the journal, snapshot the database in the worker, then delete the
-   * rotated segments. Records written meanwhile go to the new segment and stay.
-   */
   beforeCheckpoint(hook: () => Promise<unknown>): void {
     this.hooks.push(hook);
   }
 
+  /**
+   * Runs the before-checkpoint hooks, rotates the journal, snapshots the database
+   * in the worker, then deletes the rotated segments. Records written meanwhile go
+   * to the new segment and stay.
+   */
   checkpoint(): Promise<CheckpointResult> {
     this.assertUsable();
     this.checkpointing ??= (async () => {

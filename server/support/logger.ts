@@ -1,10 +1,10 @@
-import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import { createStream, type RotatingFileStream } from 'rotating-file-stream';
 import { isoTime, systemClock, type Clock } from './clock.ts';
 import { formatLogLine } from './logger-format.ts';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.ts';
 
 export type { Logger } from 'pino';
 
@@ -84,16 +84,14 @@ export function loggerOptions(clock: Clock = systemClock, level: Level = 'info')
  */
 export async function openEngineLog(o: EngineLogOptions): Promise<EngineLog> {
   const dir = join(o.dataDir, LOG_DIR);
-  await mkdir(o.dataDir, { recursive: true, mode: 0o700 });
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // mkdir leaves an existing directory's mode alone.
-  await chmod(dir, 0o700);
+  await ensurePrivateDir(o.dataDir);
+  await ensurePrivateDir(dir);
 
   const file: RotatingFileStream = createStream(LOG_FILE, {
     path: dir,
     size: `${o.maxBytes ?? 10 * 1024 * 1024}B`,
     rotate: o.keep ?? 3,
-    mode: 0o600,
+    mode: PRIVATE_FILE_MODE,
   });
   let closed = false;
   const consoles: ((line: string) => void)[] = [];
