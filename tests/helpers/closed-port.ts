@@ -5,7 +5,11 @@ export interface ClosedPort {
   port: number;
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** Frees the port (e.g. for a target that "comes back" on it); connections are refused until then. */
+  /**
+   * Closes the held connection (cleanup). The port is not meant to be listened on
+   * again: the kernel may keep it a while after the close. A target that goes
+   * down and comes back on its port is TargetServer's `down` switch.
+   */
   release(): Promise<void>;
 }
 
@@ -42,25 +46,6 @@ export async function closedPort(): Promise<ClosedPort> {
       // The accepting side closes first, so TIME_WAIT lands on its port, not on the one released.
       peer.destroy();
       await closed;
-      // The kernel may still hold the connection (LAST_ACK) a moment after Node's 'close':
-      // wait until the port can really be listened on, so a release is a promise kept.
-      await untilBindable(port);
     },
   };
-}
-
-async function untilBindable(port: number): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const probe = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (bound) {
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
-      return;
-    }
-    if (attempt >= 200) throw new Error(`port ${port} stayed in use after its release`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -23,8 +23,10 @@ export type Responder = (req: Received, index: number) => Reply;
 
 /**
  * A real HTTP server on 127.0.0.1 standing in for a user's local webhook
- * handler: it records every request and answers with `respond`. It can be
- * closed and listen again on the same port (a dev server restarting).
+ * handler: it records every request and answers with `respond`. `down` makes it
+ * reset every new connection, as a dev server that is not up would look to a
+ * client, while it keeps its port: "down, then back on the same port" without
+ * freeing a port and hoping to get it back.
  */
 export class TargetServer {
   readonly received: Received[] = [];
@@ -32,6 +34,8 @@ export class TargetServer {
   private server: Server | null = null;
   private waiters: { n: number; resolve: () => void }[] = [];
   port = 0;
+  /** While true every new connection is reset before a request is read; nothing is recorded. */
+  down = false;
 
   static async start(respond?: Responder, port = 0): Promise<TargetServer> {
     const t = new TargetServer();
@@ -46,6 +50,9 @@ export class TargetServer {
 
   async listen(port = this.port): Promise<void> {
     const server = createServer((req, res) => this.handle(req, res));
+    server.on('connection', (socket) => {
+      if (this.down) socket.resetAndDestroy();
+    });
     server.listen(port, '127.0.0.1');
     await once(server, 'listening');
     this.port = (server.address() as AddressInfo).port;

@@ -5,7 +5,6 @@ import { after, describe, test } from '../helpers/node-test.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import type { EngineEvent } from '../../server/events/event-bus.ts';
 import { runCli, startServe } from '../helpers/cli-process.ts';
-import { closedPort } from '../helpers/closed-port.ts';
 import { TargetServer, waitUntil } from '../helpers/target-server.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -28,13 +27,13 @@ async function forwardStatus(t: TestEngine, endpointId: string) {
 describe('forward queue reliability', () => {
   test('while the target is down deliveries queue and retry; when it comes back on the same port they arrive in order', async () => {
     const t = await startTestEngine(FAST);
-    const dead = await closedPort();
-    const port = dead.port;
+    const target = await TargetServer.start();
+    target.down = true;
+    const port = target.port;
     const events: EngineEvent[] = [];
     const unsubscribe = t.engine.events.subscribe(accountIdFor(LOCAL_ACCOUNT), (e) => {
       if (e.type === 'forward.updated') events.push(e);
     });
-    const target = new TargetServer();
     try {
       const ep = await t.endpoint({ name: 'outage', validationType: 'none', forwardUrl: `http://127.0.0.1:${port}/hook` });
       const sent = bodies(5, 'outage');
@@ -52,8 +51,7 @@ describe('forward queue reliability', () => {
       assert.equal(down.lastDeliveredAt, null);
       assert.ok(events.some((e) => (e.data as any).endpointId === ep && (e.data as any).state === 'retrying'), 'forward.updated was published');
 
-      await dead.release(); // the target comes back on the same port
-      await target.listen(port);
+      target.down = false; // the target comes back on the same port
       await target.waitForCount(sent.length);
       assert.deepEqual(target.received.map((r) => r.body.toString()), sent);
 
@@ -74,17 +72,18 @@ describe('forward queue reliability', () => {
       assert.ok(h.history.slice(1).every((e: any) => e.error?.code === 'TARGET_UNREACHABLE' && e.status === null));
     } finally {
       unsubscribe();
-      await dead.release();
       await target.close();
       await t.stop();
     }
   });
 
-  test('the queue survives an engine stop and restart on the same data directory', async () => {
+  test('the queue survives an engine stop and restart on the same data directory', async (ctx) => {
     const dir = await makeTempDir('hookscope-forward-');
     dirs.push(dir);
-    const dead = await closedPort();
-    const port = dead.port;
+    const target = await TargetServer.start();
+    target.down = true;
+    const port = target.port;
+    ctx.after(() => target.close()); // also when a step below fails (close is idempotent)
     const first = await startTestEngine(FAST, {}, dir);
     const sent = bodies(4, 'restart');
     let ep: string;
@@ -99,8 +98,7 @@ describe('forward queue reliability', () => {
       await first.stop();
     }
 
-    await dead.release(); // the target comes back on the same port
-    const target = await TargetServer.start(undefined, port);
+    target.down = false; // the target comes back on the same port
     const second = await startTestEngine(FAST, {}, dir);
     try {
       await target.waitForCount(sent.length);
@@ -115,14 +113,16 @@ describe('forward queue reliability', () => {
     }
   });
 
-  test('deliveries acknowledged before a SIGKILL are forwarded, in order, after the restart', async () => {
+  test('deliveries acknowledged before a SIGKILL are forwarded, in order, after the restart', async (ctx) => {
     const dir = await makeTempDir('hookscope-forward-kill-');
     dirs.push(dir);
     await writeFile(join(dir, 'config.json'), JSON.stringify({ forward: { initialBackoffMs: 20, maxBackoffMs: 200 } }));
     const token = (await runCli(['token', '--data-dir', dir])).stdout.trim();
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const dead = await closedPort();
-    const port = dead.port;
+    const target = await TargetServer.start();
+    target.down = true;
+    const port = target.port;
+    ctx.after(() => target.close()); // also when a step below fails (close is idempotent)
 
     const s1 = await startServe(dir);
     let endpointId: string;
@@ -144,8 +144,7 @@ describe('forward queue reliability', () => {
       await s1.exited;
     }
 
-    await dead.release(); // the target comes back on the same port
-    const target = await TargetServer.start(undefined, port);
+    target.down = false; // the target comes back on the same port
     const s2 = await startServe(dir);
     try {
       await target.waitForCount(sent.length, 30_000);
