@@ -144,6 +144,11 @@ export class Receiver {
       await this.notify((o) => o.stored?.({ ...log, id: logId }));
 
       if (refusal) {
+        // A lingering close: Node closes the socket right after the answer when the
+        // connection is not kept alive (the sender said `Connection: close`, or we
+        // would), while the discarded body is still arriving. Keeping it alive lets
+        // the reader finish draining (bounded by size and time) before it closes.
+        if (refusal.drains && !req.complete) res.shouldKeepAlive = true;
         sendJson(
           res,
           refusal.status,

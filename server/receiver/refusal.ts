@@ -9,6 +9,12 @@ export interface Refusal {
   message: string;
   detail: string;
   headers: Record<string, string>;
+  /**
+   * The rest of the body is still being read and discarded (413, 503): the
+   * connection must outlive the answer until it is, or the bytes arriving on a
+   * closed socket reset it and the sender may never read the answer.
+   */
+  drains: boolean;
 }
 
 /** Why reading stopped early, for the sender and the stored log; null for a complete (or abandoned) body. */
@@ -23,6 +29,7 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
     message,
     detail: `${detail} (${kept}${ofDeclared}).`,
     headers: { connection: 'close' },
+    drains: false,
   });
   switch (read.outcome) {
     case 'complete':
@@ -38,11 +45,8 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
           read.declaredSize !== null && read.declaredSize > l.maxBytes
             ? `Content-Length declared ${read.declaredSize} bytes, over the ${l.maxBytes}-byte limit; refused before reading the body.`
             : `The body grew past the ${l.maxBytes}-byte limit (${kept}).`,
-        // No `Connection: close`: Node would then close the socket as soon as the answer is
-        // written, and the rest of the body arriving on a closed socket resets the
-        // connection, which can discard the answer before the sender reads it. The
-        // reader drains the body (bounded) instead, and the connection stays usable.
         headers: {},
+        drains: true,
       };
     case 'over_budget':
       return {
@@ -51,7 +55,8 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
         reason: 'server_busy',
         message: 'The receiver is holding as many body bytes as it allows at once; retry shortly.',
         detail: `Deliveries in flight hold the receiver's in-memory body budget (${budgetBytes} bytes); ${kept}.`,
-        headers: { 'retry-after': '1' }, // drained like a 413, for the same reason
+        headers: { 'retry-after': '1' },
+        drains: true,
       };
     case 'idle_timeout':
       return timedOut('body_timeout', `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`, `The sender paused for more than ${l.idleMs} ms in the body`);
