@@ -17,7 +17,11 @@ export default tseslint.config(
         'error',
         {
           allowForKnownSafeCalls: [
-            { from: 'package', package: 'node:test', name: ['describe', 'suite', 'test', 'it', 'before', 'after', 'beforeEach', 'afterEach'] },
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'suite', 'test', 'it', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
           ],
         },
       ],
@@ -41,7 +45,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',
       // Tests take `test` from tests/helpers/node-test.ts, which gives each one its own time limit.
-      'no-restricted-imports': ['error', { paths: [{ name: 'node:test', message: "Import from tests/helpers/node-test.ts (per-test time limits)." }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'node:test', message: 'Import from tests/helpers/node-test.ts (per-test time limits).' }] },
+      ],
     },
   },
   { files: ['tests/helpers/node-test.ts'], rules: { 'no-restricted-imports': 'off' } },

@@ -42,7 +42,15 @@ function runTier(files) {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', `--test-timeout=${FILE_BACKSTOP_MS}`, ...files],
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=tap',
+        '--test-concurrency=2',
+        `--test-timeout=${FILE_BACKSTOP_MS}`,
+        ...files,
+      ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } },
     );
     const counts = { pass: 0, fail: 0, cancelled: 0 };
@@ -82,7 +90,9 @@ for (const tier of tiers) {
   failed += r.fail + r.cancelled;
   if (r.code !== 0 && r.fail + r.cancelled === 0) {
     // The runner itself failed (crash, signal) without reporting a failed test.
-    console.error(`# tier ${tier}: the test runner exited with ${r.signal ?? `code ${r.code}`} without a summary of failures`);
+    console.error(
+      `# tier ${tier}: the test runner exited with ${r.signal ?? `code ${r.code}`} without a summary of failures`,
+    );
     failed += 1;
   }
 }

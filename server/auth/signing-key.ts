@@ -38,7 +38,9 @@ async function readKey(path: string): Promise<Uint8Array | null> {
   if (text === null) return null;
   const key = Buffer.from(text.trim(), 'base64url');
   if (key.length !== KEY_BYTES) {
-    throw new Error(`The signing key at ${path} is damaged (expected ${KEY_BYTES} bytes); delete it to create a new one (existing tokens stop working).`);
+    throw new Error(
+      `The signing key at ${path} is damaged (expected ${KEY_BYTES} bytes); delete it to create a new one (existing tokens stop working).`,
+    );
   }
   await setMode(path, PRIVATE_FILE_MODE);
   return new Uint8Array(key);

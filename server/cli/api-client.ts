@@ -18,8 +18,13 @@ export class ApiError extends Error {
 
 /** No engine to talk to (no runtime.json, a stale one, or an address that does not answer). */
 export class EngineNotRunningError extends Error {
-  constructor(readonly dataDir: string, reason?: string) {
-    super(`No Hookscope engine is running for ${dataDir}; start one with \`npx hookscope serve\`${reason ? ` (${reason})` : ''}`);
+  constructor(
+    readonly dataDir: string,
+    reason?: string,
+  ) {
+    super(
+      `No Hookscope engine is running for ${dataDir}; start one with \`npx hookscope serve\`${reason ? ` (${reason})` : ''}`,
+    );
     this.name = 'EngineNotRunningError';
   }
 }
@@ -82,7 +87,11 @@ export class ApiClient {
     return this.request<T>('DELETE', path, { body });
   }
 
-  async request<T>(method: string, path: string, init: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    init: { query?: Record<string, QueryValue>; body?: unknown } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     let body: string | undefined;
     if (init.body !== undefined) {
@@ -95,11 +104,19 @@ export class ApiClient {
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new ApiError(res.status, `HTTP_${res.status}`, `The engine answered ${res.status} with a body that is not JSON.`);
+      throw new ApiError(
+        res.status,
+        `HTTP_${res.status}`,
+        `The engine answered ${res.status} with a body that is not JSON.`,
+      );
     }
     if (!res.ok) throw toApiError(res.status, parsed);
     if (isRecord(parsed) && parsed.success === true && 'data' in parsed) return parsed.data as T;
-    throw new ApiError(res.status, 'UNEXPECTED_RESPONSE', `The engine answered ${res.status} without the success envelope.`);
+    throw new ApiError(
+      res.status,
+      'UNEXPECTED_RESPONSE',
+      `The engine answered ${res.status} without the success envelope.`,
+    );
   }
 
   /**
@@ -136,7 +153,8 @@ export class ApiClient {
     } catch (e) {
       if (init.signal?.aborted) throw e;
       // runtime.json named a live pid whose API does not answer: treat like no engine.
-      const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+      const cause =
+        e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
       throw new EngineNotRunningError(this.dataDir, `${this.baseUrl} does not answer: ${cause}`);
     }
   }

@@ -15,9 +15,12 @@ export interface ClientOptions {
 
 export function withClientOptions(cmd: Command, json = true): Command {
   cmd
-    .option('--data-dir <dir>', 'data directory of the running engine (default: $HOOKSCOPE_DATA_DIR or the OS data folder)')
+    .option(
+      '--data-dir <dir>',
+      'data directory of the running engine (default: $HOOKSCOPE_DATA_DIR or the OS data folder)',
+    )
     .option('--user <name>', `act as this account (default "${LOCAL_ACCOUNT}")`);
-  if (json) cmd.option('--json', 'print the result as JSON (the API\'s data) for scripts');
+  if (json) cmd.option('--json', "print the result as JSON (the API's data) for scripts");
   return cmd;
 }
 

@@ -86,4 +86,3 @@ export async function followEvents(opts: FollowOptions): Promise<void> {
     await abortableDelay(Math.min(parser.retryMs ?? backoff, maxBackoff), opts.signal);
   }
 }
-

@@ -30,7 +30,6 @@ export function escapeControls(s: string): string {
   return hasTerminalControls(s) ? s.replace(TERMINAL_CONTROLS, visible) : s;
 }
 
-
 /** How a command prints sender data: escaped on a terminal, exact into a pipe or file. */
 export type SafeText = (s: string) => string;
 

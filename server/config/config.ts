@@ -14,7 +14,12 @@ export interface EngineConfig {
   /** Both budgets are per account: one account's traffic never evicts another's logs. */
   retention: { maxLogsPerAccount: number; maxBodyBytesPerAccount: number };
   receiver: ReceiverConfig;
-  durability: { sync: 'interval' | 'strict'; syncIntervalMs: number; checkpointIntervalMs: number; checkpointBytes: number };
+  durability: {
+    sync: 'interval' | 'strict';
+    syncIntervalMs: number;
+    checkpointIntervalMs: number;
+    checkpointBytes: number;
+  };
   /** How long a regenerated secret's predecessor stays valid. */
   secretGraceMs: number;
   tokenTtlMs: number;
@@ -119,29 +124,167 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
 };
 
 export const CONFIG_DOC = [
-  { key: 'apiPort', env: 'HOOKSCOPE_API_PORT', flag: '--api-port', default: '4680', description: 'API port on 127.0.0.1 (0 = free port)' },
-  { key: 'receiverPort', env: 'HOOKSCOPE_RECEIVER_PORT', flag: '--receiver-port', default: '4681', description: 'receiver port (0 = free port)' },
-  { key: 'maxBodyBytes', env: 'HOOKSCOPE_MAX_BODY_BYTES', flag: null, default: '10485760', description: 'largest accepted delivery body' },
-  { key: 'retention.maxLogsPerAccount', env: 'HOOKSCOPE_RETENTION_MAX_LOGS', flag: null, default: '10000', description: 'logs kept per account' },
-  { key: 'retention.maxBodyBytesPerAccount', env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES', flag: null, default: '536870912', description: 'stored body bytes per account' },
-  { key: 'receiver.rateLimit.perSecond', env: 'HOOKSCOPE_RATE_LIMIT_PER_SECOND', flag: null, default: '1000', description: 'deliveries per second per endpoint (token bucket; 0 = off); over it 429' },
-  { key: 'receiver.rateLimit.burst', env: 'HOOKSCOPE_RATE_LIMIT_BURST', flag: null, default: '2000', description: 'burst size of that bucket' },
-  { key: 'receiver.headersTimeoutMs', env: 'HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT', flag: null, default: '10s', description: 'time a sender has for its request headers (then 408)' },
-  { key: 'receiver.requestTimeoutMs', env: 'HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT', flag: null, default: '30s', description: 'time a sender has for the whole body after its headers (then 408, recorded)' },
-  { key: 'receiver.bodyIdleTimeoutMs', env: 'HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT', flag: null, default: '10s', description: 'longest pause between body bytes (then 408, recorded)' },
-  { key: 'receiver.maxInFlightBodyBytes', env: 'HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES', flag: null, default: '67108864', description: 'body bytes held in memory across all requests (then 503, recorded)' },
-  { key: 'durability.sync', env: 'HOOKSCOPE_SYNC', flag: null, default: 'interval', description: 'journal fdatasync policy: interval or strict' },
-  { key: 'secretGraceMs', env: 'HOOKSCOPE_SECRET_GRACE', flag: null, default: '24h', description: 'validity of a regenerated secret\'s predecessor' },
-  { key: 'remediation.llm.url', env: 'HOOKSCOPE_LLM_URL', flag: null, default: '(off)', description: 'OpenAI-compatible server that adds prose to analyses' },
-  { key: 'remediation.llm.model', env: 'HOOKSCOPE_LLM_MODEL', flag: null, default: '(none)', description: 'model name sent to that server (required with the URL)' },
-  { key: 'remediation.llm.apiKey', env: 'HOOKSCOPE_LLM_API_KEY', flag: null, default: '(none)', description: 'bearer key for that server, if it needs one' },
-  { key: 'tokenTtlMs', env: 'HOOKSCOPE_TOKEN_TTL', flag: '--ttl', default: '30d', description: 'lifetime of tokens from `hookscope token`' },
-  { key: 'forward.initialBackoffMs', env: null, flag: null, default: '1s', description: 'first retry delay of the forward queue (doubles per failure)' },
-  { key: 'forward.maxBackoffMs', env: null, flag: null, default: '60s', description: 'longest retry delay of the forward queue' },
-  { key: 'forward.timeoutMs', env: null, flag: null, default: '30s', description: 'time a forward target has to answer one attempt' },
-  { key: 'tunnel.enabled', env: null, flag: '--tunnel / --no-tunnel', default: 'false', description: 'open a public URL through localtunnel (serve)' },
-  { key: 'tunnel.host', env: 'HOOKSCOPE_TUNNEL_HOST', flag: '--tunnel-host', default: 'https://localtunnel.me', description: 'localtunnel server' },
-  { key: 'tunnel.subdomain', env: null, flag: '--subdomain', default: '(remembered)', description: 'subdomain to ask for (4-63 lowercase letters and digits)' },
+  {
+    key: 'apiPort',
+    env: 'HOOKSCOPE_API_PORT',
+    flag: '--api-port',
+    default: '4680',
+    description: 'API port on 127.0.0.1 (0 = free port)',
+  },
+  {
+    key: 'receiverPort',
+    env: 'HOOKSCOPE_RECEIVER_PORT',
+    flag: '--receiver-port',
+    default: '4681',
+    description: 'receiver port (0 = free port)',
+  },
+  {
+    key: 'maxBodyBytes',
+    env: 'HOOKSCOPE_MAX_BODY_BYTES',
+    flag: null,
+    default: '10485760',
+    description: 'largest accepted delivery body',
+  },
+  {
+    key: 'retention.maxLogsPerAccount',
+    env: 'HOOKSCOPE_RETENTION_MAX_LOGS',
+    flag: null,
+    default: '10000',
+    description: 'logs kept per account',
+  },
+  {
+    key: 'retention.maxBodyBytesPerAccount',
+    env: 'HOOKSCOPE_RETENTION_MAX_BODY_BYTES',
+    flag: null,
+    default: '536870912',
+    description: 'stored body bytes per account',
+  },
+  {
+    key: 'receiver.rateLimit.perSecond',
+    env: 'HOOKSCOPE_RATE_LIMIT_PER_SECOND',
+    flag: null,
+    default: '1000',
+    description: 'deliveries per second per endpoint (token bucket; 0 = off); over it 429',
+  },
+  {
+    key: 'receiver.rateLimit.burst',
+    env: 'HOOKSCOPE_RATE_LIMIT_BURST',
+    flag: null,
+    default: '2000',
+    description: 'burst size of that bucket',
+  },
+  {
+    key: 'receiver.headersTimeoutMs',
+    env: 'HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT',
+    flag: null,
+    default: '10s',
+    description: 'time a sender has for its request headers (then 408)',
+  },
+  {
+    key: 'receiver.requestTimeoutMs',
+    env: 'HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT',
+    flag: null,
+    default: '30s',
+    description: 'time a sender has for the whole body after its headers (then 408, recorded)',
+  },
+  {
+    key: 'receiver.bodyIdleTimeoutMs',
+    env: 'HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT',
+    flag: null,
+    default: '10s',
+    description: 'longest pause between body bytes (then 408, recorded)',
+  },
+  {
+    key: 'receiver.maxInFlightBodyBytes',
+    env: 'HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES',
+    flag: null,
+    default: '67108864',
+    description: 'body bytes held in memory across all requests (then 503, recorded)',
+  },
+  {
+    key: 'durability.sync',
+    env: 'HOOKSCOPE_SYNC',
+    flag: null,
+    default: 'interval',
+    description: 'journal fdatasync policy: interval or strict',
+  },
+  {
+    key: 'secretGraceMs',
+    env: 'HOOKSCOPE_SECRET_GRACE',
+    flag: null,
+    default: '24h',
+    description: "validity of a regenerated secret's predecessor",
+  },
+  {
+    key: 'remediation.llm.url',
+    env: 'HOOKSCOPE_LLM_URL',
+    flag: null,
+    default: '(off)',
+    description: 'OpenAI-compatible server that adds prose to analyses',
+  },
+  {
+    key: 'remediation.llm.model',
+    env: 'HOOKSCOPE_LLM_MODEL',
+    flag: null,
+    default: '(none)',
+    description: 'model name sent to that server (required with the URL)',
+  },
+  {
+    key: 'remediation.llm.apiKey',
+    env: 'HOOKSCOPE_LLM_API_KEY',
+    flag: null,
+    default: '(none)',
+    description: 'bearer key for that server, if it needs one',
+  },
+  {
+    key: 'tokenTtlMs',
+    env: 'HOOKSCOPE_TOKEN_TTL',
+    flag: '--ttl',
+    default: '30d',
+    description: 'lifetime of tokens from `hookscope token`',
+  },
+  {
+    key: 'forward.initialBackoffMs',
+    env: null,
+    flag: null,
+    default: '1s',
+    description: 'first retry delay of the forward queue (doubles per failure)',
+  },
+  {
+    key: 'forward.maxBackoffMs',
+    env: null,
+    flag: null,
+    default: '60s',
+    description: 'longest retry delay of the forward queue',
+  },
+  {
+    key: 'forward.timeoutMs',
+    env: null,
+    flag: null,
+    default: '30s',
+    description: 'time a forward target has to answer one attempt',
+  },
+  {
+    key: 'tunnel.enabled',
+    env: null,
+    flag: '--tunnel / --no-tunnel',
+    default: 'false',
+    description: 'open a public URL through localtunnel (serve)',
+  },
+  {
+    key: 'tunnel.host',
+    env: 'HOOKSCOPE_TUNNEL_HOST',
+    flag: '--tunnel-host',
+    default: 'https://localtunnel.me',
+    description: 'localtunnel server',
+  },
+  {
+    key: 'tunnel.subdomain',
+    env: null,
+    flag: '--subdomain',
+    default: '(remembered)',
+    description: 'subdomain to ask for (4-63 lowercase letters and digits)',
+  },
 ] as const;
 
 /** Tunnel subdomains we ask for (the localtunnel servers accept these). */
@@ -163,7 +306,9 @@ const FileSchema = z.strictObject({
   apiPort: port.optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
-  retention: z.strictObject({ maxLogsPerAccount: positiveInt.optional(), maxBodyBytesPerAccount: positiveInt.optional() }).optional(),
+  retention: z
+    .strictObject({ maxLogsPerAccount: positiveInt.optional(), maxBodyBytesPerAccount: positiveInt.optional() })
+    .optional(),
   receiver: z
     .strictObject({
       rateLimit: z
@@ -186,7 +331,11 @@ const FileSchema = z.strictObject({
   secretGraceMs: duration.optional(),
   tokenTtlMs: duration.optional(),
   forward: z
-    .strictObject({ initialBackoffMs: duration.optional(), maxBackoffMs: duration.optional(), timeoutMs: duration.optional() })
+    .strictObject({
+      initialBackoffMs: duration.optional(),
+      maxBackoffMs: duration.optional(),
+      timeoutMs: duration.optional(),
+    })
     .optional(),
   remediation: z
     .strictObject({
@@ -205,7 +354,11 @@ const FileSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().optional(),
       host: absoluteHttpUrl.optional(),
-      subdomain: z.string().regex(SUBDOMAIN_RE, { error: 'must be 4-63 lowercase letters and digits' }).nullable().optional(),
+      subdomain: z
+        .string()
+        .regex(SUBDOMAIN_RE, { error: 'must be 4-63 lowercase letters and digits' })
+        .nullable()
+        .optional(),
       probeOrigin: absoluteHttpUrl.nullable().optional(),
       openTimeoutMs: duration.optional(),
       probeIntervalMs: z.union([z.literal(0), duration]).optional(),
@@ -241,7 +394,8 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   };
   const envInt = (name: string, min: number, max: number) =>
     fromEnv(name, (v) => {
-      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new Error(`must be a whole number from ${min} to ${max} (got "${v}").`);
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+        throw new Error(`must be a whole number from ${min} to ${max} (got "${v}").`);
       return Number(v);
     });
   const envSync = fromEnv('HOOKSCOPE_SYNC', (v) => {
@@ -255,10 +409,15 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   });
   const flags = input.flags ?? {};
   if (flags.tunnelHost !== undefined && !isHttpUrl(flags.tunnelHost)) {
-    throw new ValidationError(`--tunnel-host must be an absolute http:// or https:// URL (got "${flags.tunnelHost}").`, { source: '--tunnel-host' });
+    throw new ValidationError(
+      `--tunnel-host must be an absolute http:// or https:// URL (got "${flags.tunnelHost}").`,
+      { source: '--tunnel-host' },
+    );
   }
   if (flags.subdomain !== undefined && !SUBDOMAIN_RE.test(flags.subdomain)) {
-    throw new ValidationError(`--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`, { source: '--subdomain' });
+    throw new ValidationError(`--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`, {
+      source: '--subdomain',
+    });
   }
 
   const envDuration = (name: string) => fromEnv(name, (v) => parseDuration(v, name));
@@ -269,11 +428,14 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     ...d,
     dataDir: input.dataDir,
     apiPort: input.flags?.apiPort ?? envInt('HOOKSCOPE_API_PORT', 0, 65535) ?? file.apiPort ?? d.apiPort,
-    receiverPort: input.flags?.receiverPort ?? envInt('HOOKSCOPE_RECEIVER_PORT', 0, 65535) ?? file.receiverPort ?? d.receiverPort,
+    receiverPort:
+      input.flags?.receiverPort ?? envInt('HOOKSCOPE_RECEIVER_PORT', 0, 65535) ?? file.receiverPort ?? d.receiverPort,
     maxBodyBytes: envInt('HOOKSCOPE_MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER) ?? file.maxBodyBytes ?? d.maxBodyBytes,
     retention: {
       maxLogsPerAccount:
-        envInt('HOOKSCOPE_RETENTION_MAX_LOGS', 1, Number.MAX_SAFE_INTEGER) ?? file.retention?.maxLogsPerAccount ?? d.retention.maxLogsPerAccount,
+        envInt('HOOKSCOPE_RETENTION_MAX_LOGS', 1, Number.MAX_SAFE_INTEGER) ??
+        file.retention?.maxLogsPerAccount ??
+        d.retention.maxLogsPerAccount,
       maxBodyBytesPerAccount:
         envInt('HOOKSCOPE_RETENTION_MAX_BODY_BYTES', 1, Number.MAX_SAFE_INTEGER) ??
         file.retention?.maxBodyBytesPerAccount ??
@@ -281,14 +443,23 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     receiver: {
       rateLimit: {
-        perSecond: envInt('HOOKSCOPE_RATE_LIMIT_PER_SECOND', 0, 1_000_000_000) ?? fr.rateLimit?.perSecond ?? d.receiver.rateLimit.perSecond,
-        burst: envInt('HOOKSCOPE_RATE_LIMIT_BURST', 1, 1_000_000_000) ?? fr.rateLimit?.burst ?? d.receiver.rateLimit.burst,
+        perSecond:
+          envInt('HOOKSCOPE_RATE_LIMIT_PER_SECOND', 0, 1_000_000_000) ??
+          fr.rateLimit?.perSecond ??
+          d.receiver.rateLimit.perSecond,
+        burst:
+          envInt('HOOKSCOPE_RATE_LIMIT_BURST', 1, 1_000_000_000) ?? fr.rateLimit?.burst ?? d.receiver.rateLimit.burst,
       },
-      headersTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT') ?? fr.headersTimeoutMs ?? d.receiver.headersTimeoutMs,
-      requestTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT') ?? fr.requestTimeoutMs ?? d.receiver.requestTimeoutMs,
-      bodyIdleTimeoutMs: envDuration('HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT') ?? fr.bodyIdleTimeoutMs ?? d.receiver.bodyIdleTimeoutMs,
+      headersTimeoutMs:
+        envDuration('HOOKSCOPE_RECEIVER_HEADERS_TIMEOUT') ?? fr.headersTimeoutMs ?? d.receiver.headersTimeoutMs,
+      requestTimeoutMs:
+        envDuration('HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT') ?? fr.requestTimeoutMs ?? d.receiver.requestTimeoutMs,
+      bodyIdleTimeoutMs:
+        envDuration('HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT') ?? fr.bodyIdleTimeoutMs ?? d.receiver.bodyIdleTimeoutMs,
       maxInFlightBodyBytes:
-        envInt('HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES', 1, Number.MAX_SAFE_INTEGER) ?? fr.maxInFlightBodyBytes ?? d.receiver.maxInFlightBodyBytes,
+        envInt('HOOKSCOPE_RECEIVER_MAX_INFLIGHT_BYTES', 1, Number.MAX_SAFE_INTEGER) ??
+        fr.maxInFlightBodyBytes ??
+        d.receiver.maxInFlightBodyBytes,
     },
     durability: {
       sync: envSync ?? file.durability?.sync ?? d.durability.sync,
@@ -325,11 +496,15 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
   if (!url) return null;
   const fromEnv = Boolean(env.HOOKSCOPE_LLM_URL);
   if (fromEnv && !/^https?:\/\/[^/]/.test(url)) {
-    throw new ValidationError(`HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`, { source: 'HOOKSCOPE_LLM_URL' });
+    throw new ValidationError(`HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`, {
+      source: 'HOOKSCOPE_LLM_URL',
+    });
   }
   const model = env.HOOKSCOPE_LLM_MODEL || file?.model;
   if (!model) {
-    throw new ValidationError('HOOKSCOPE_LLM_MODEL: a model name is required when an LLM URL is set.', { source: 'HOOKSCOPE_LLM_MODEL' });
+    throw new ValidationError('HOOKSCOPE_LLM_MODEL: a model name is required when an LLM URL is set.', {
+      source: 'HOOKSCOPE_LLM_MODEL',
+    });
   }
   const apiKey = env.HOOKSCOPE_LLM_API_KEY || file?.apiKey;
   return {
@@ -356,7 +531,10 @@ function parseFile(file: unknown): FileConfig {
   const issue = r.error.issues[0]!;
   const where = issue.path.map(String).join('.') || '(top level)';
   const keys = issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(', ')}` : '';
-  throw new ValidationError(`config.json: ${where}${keys}: ${issue.message}`, { source: 'config.json', issues: r.error.issues });
+  throw new ValidationError(`config.json: ${where}${keys}: ${issue.message}`, {
+    source: 'config.json',
+    issues: r.error.issues,
+  });
 }
 
 /** `<dataDir>/config.json`, parsed; undefined when there is none. */
@@ -367,6 +545,8 @@ export async function loadConfigFile(dataDir: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new ValidationError(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, { source: 'config.json' });
+    throw new ValidationError(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, {
+      source: 'config.json',
+    });
   }
 }

@@ -30,18 +30,27 @@ function describe(err: unknown, host: string, port: number): string {
     case 'ETIMEDOUT':
       return `Connecting to ${host}:${port} timed out (ETIMEDOUT).`;
     default:
-      return e instanceof Error ? `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}` : String(err);
+      return e instanceof Error
+        ? `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`
+        : String(err);
   }
 }
 
 async function checkDns(host: string, ms: number): Promise<DestinationChecks['dns']> {
   const start = performance.now();
   try {
-    const found = await withTimeout(lookup(host, { all: true }), ms, `DNS lookup of ${host} took longer than ${ms} ms.`);
+    const found = await withTimeout(
+      lookup(host, { all: true }),
+      ms,
+      `DNS lookup of ${host} took longer than ${ms} ms.`,
+    );
     return { ok: true, addresses: found.map((a) => a.address), ms: since(start), error: null };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const error = code === 'ENOTFOUND' ? `${host} does not resolve (ENOTFOUND): check the spelling, or the DNS name is not public.` : describe(e, host, 0);
+    const error =
+      code === 'ENOTFOUND'
+        ? `${host} does not resolve (ENOTFOUND): check the spelling, or the DNS name is not public.`
+        : describe(e, host, 0);
     return { ok: false, addresses: [], ms: since(start), error };
   }
 }
@@ -56,7 +65,12 @@ function checkConnect(host: string, port: number, ms: number): Promise<ProbeStep
       resolve(step);
     };
     const timer = setTimeout(
-      () => done({ ok: false, ms: since(start), error: `No TCP answer from ${host}:${port} within ${ms} ms: a firewall drops the packets, or the host is down.` }),
+      () =>
+        done({
+          ok: false,
+          ms: since(start),
+          error: `No TCP answer from ${host}:${port} within ${ms} ms: a firewall drops the packets, or the host is down.`,
+        }),
       ms,
     );
     socket.once('connect', () => done({ ok: true, ms: since(start), error: null }));
@@ -115,11 +129,23 @@ export async function checkDestination(
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const dns = await checkDns(host, t.dnsMs);
   if (!dns.ok) {
-    return { url: target, source, dns, connect: skipped('DNS lookup failed'), http: { ...skipped('DNS lookup failed'), status: null, method: null } };
+    return {
+      url: target,
+      source,
+      dns,
+      connect: skipped('DNS lookup failed'),
+      http: { ...skipped('DNS lookup failed'), status: null, method: null },
+    };
   }
   const tcp = await checkConnect(host, port, t.connectMs);
   if (!tcp.ok) {
-    return { url: target, source, dns, connect: tcp, http: { ...skipped('TCP connect failed'), status: null, method: null } };
+    return {
+      url: target,
+      source,
+      dns,
+      connect: tcp,
+      http: { ...skipped('TCP connect failed'), status: null, method: null },
+    };
   }
   return { url: target, source, dns, connect: tcp, http: await checkHttp(url, host, port, t.httpMs) };
 }

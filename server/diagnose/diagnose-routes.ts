@@ -15,7 +15,9 @@ export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
       params: LogIdParams,
       query: DiagnoseQuery,
       responses: [{ status: 200, description: 'The diagnosis', data: DiagnosisSchema }],
-      handler: async ({ account, params, query }) => ({ data: await diagnose.diagnose(account, params.logId, query.target) }),
+      handler: async ({ account, params, query }) => ({
+        data: await diagnose.diagnose(account, params.logId, query.target),
+      }),
     }),
   ];
 }

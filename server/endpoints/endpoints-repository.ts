@@ -65,7 +65,10 @@ export class EndpointsRepository {
 
   async insert(e: EndpointRecord): Promise<void> {
     await this.store.write([
-      { sql: `INSERT INTO endpoints (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, params: toParams(e) },
+      {
+        sql: `INSERT INTO endpoints (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: toParams(e),
+      },
     ]);
   }
 

@@ -51,7 +51,8 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
     route<Params, Record<string, never>, z.output<typeof UpdateEndpointBody>>({
       method: 'patch',
       path: '/api/endpoints/:endpointId',
-      summary: 'Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds',
+      summary:
+        'Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds',
       tag,
       params: EndpointIdParams,
       body: UpdateEndpointBody,
@@ -59,9 +60,13 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       handler: async ({ account, params, body }) => {
         const { active, isActive, ...rest } = body;
         if (Object.values(body).every((v) => v === undefined)) {
-          throw new ValidationError(`The request body must contain at least one of: ${UPDATABLE.join(', ')}.`, {
-            allowed: UPDATABLE,
-          }, 'NO_UPDATABLE_FIELDS');
+          throw new ValidationError(
+            `The request body must contain at least one of: ${UPDATABLE.join(', ')}.`,
+            {
+              allowed: UPDATABLE,
+            },
+            'NO_UPDATABLE_FIELDS',
+          );
         }
         if (active !== undefined && isActive !== undefined && active !== isActive) {
           throw new ValidationError('isActive and active disagree; send only one of them.', { field: 'isActive' });
@@ -81,7 +86,8 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
     route<Params, Record<string, never>, z.output<typeof RegenerateSecretBody>>({
       method: 'post',
       path: '/api/endpoints/:endpointId/regenerate-secret',
-      summary: 'Regenerate the secret of an hmac_sha256 endpoint (returned once; the previous one stays valid for the grace period)',
+      summary:
+        'Regenerate the secret of an hmac_sha256 endpoint (returned once; the previous one stays valid for the grace period)',
       tag,
       params: EndpointIdParams,
       body: RegenerateSecretBody,
@@ -94,10 +100,11 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
         data: await endpoints.regenerateSecret(account, params.endpointId, body.webhookSecret),
       }),
     }),
-      route<Params, Record<string, never>, z.output<typeof TestDeliveryBody>>({
+    route<Params, Record<string, never>, z.output<typeof TestDeliveryBody>>({
       method: 'post',
       path: '/api/endpoints/:endpointId/test-delivery',
-      summary: "Send a signed test webhook: a sample for the endpoint's scheme (or the given payload), signed with its current secret, through the real receiver",
+      summary:
+        "Send a signed test webhook: a sample for the endpoint's scheme (or the given payload), signed with its current secret, through the real receiver",
       tag,
       params: EndpointIdParams,
       body: TestDeliveryBody,

@@ -92,7 +92,8 @@ export class EndpointsService {
   own(account: AccountContext, id: string): EndpointRecord {
     const e = this.byId.get(id);
     // Another account's endpoint answers exactly like a missing one.
-    if (!e || e.accountId !== account.id) throw new NotFoundError(`Endpoint ${id} was not found.`, 'ENDPOINT_NOT_FOUND');
+    if (!e || e.accountId !== account.id)
+      throw new NotFoundError(`Endpoint ${id} was not found.`, 'ENDPOINT_NOT_FOUND');
     return e;
   }
 
@@ -169,11 +170,15 @@ export class EndpointsService {
     const expired = [...this.byId.values()].filter(
       (e) => e.previousSecret !== null && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt <= now,
     );
-    await this.deps.repo.erasePreviousSecrets(expired.map((e) => e.id), now);
+    await this.deps.repo.erasePreviousSecrets(
+      expired.map((e) => e.id),
+      now,
+    );
     for (const e of expired) {
       // Unless a regenerate replaced the record meanwhile (its previous secret is then a new one).
       const current = this.byId.get(e.id);
-      if (current && current.previousSecret === e.previousSecret) this.byId.set(e.id, { ...current, previousSecret: null });
+      if (current && current.previousSecret === e.previousSecret)
+        this.byId.set(e.id, { ...current, previousSecret: null });
     }
     return expired.length;
   }

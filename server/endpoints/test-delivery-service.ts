@@ -47,7 +47,12 @@ export class TestDeliveryService {
     const nowMs = this.deps.clock.now();
     const sample =
       payload === undefined
-        ? samplePayload(endpoint.validationType, { endpointId: endpoint.id, nowMs, random: this.deps.random, receiverUrl: url })
+        ? samplePayload(endpoint.validationType, {
+            endpointId: endpoint.id,
+            nowMs,
+            random: this.deps.random,
+            receiverUrl: url,
+          })
         : ownPayload(payload);
     const body = Buffer.from(sample.body, 'utf8');
     const signed =
@@ -74,9 +79,17 @@ export class TestDeliveryService {
       });
     } catch (e) {
       if (e instanceof DOMException && e.name === 'TimeoutError') {
-        throw new AppError(504, 'TEST_DELIVERY_TIMEOUT', `The receiver at ${url} did not answer within ${this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms.`);
+        throw new AppError(
+          504,
+          'TEST_DELIVERY_TIMEOUT',
+          `The receiver at ${url} did not answer within ${this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms.`,
+        );
       }
-      throw new AppError(502, 'TEST_DELIVERY_FAILED', `The test webhook could not reach the receiver at ${url}: ${e instanceof Error ? e.message : String(e)}.`);
+      throw new AppError(
+        502,
+        'TEST_DELIVERY_FAILED',
+        `The test webhook could not reach the receiver at ${url}: ${e instanceof Error ? e.message : String(e)}.`,
+      );
     }
     return { logId: logIdFrom(await res.text()), status: res.status };
   }
@@ -84,8 +97,13 @@ export class TestDeliveryService {
 
 /** A caller's payload: an object or array is sent as JSON, a string as is. */
 function ownPayload(payload: unknown): SamplePayload {
-  if (typeof payload !== 'string') return { body: JSON.stringify(payload), contentType: 'application/json', headers: [] };
-  return { body: payload, contentType: looksLikeJson(payload) ? 'application/json' : 'text/plain; charset=utf-8', headers: [] };
+  if (typeof payload !== 'string')
+    return { body: JSON.stringify(payload), contentType: 'application/json', headers: [] };
+  return {
+    body: payload,
+    contentType: looksLikeJson(payload) ? 'application/json' : 'text/plain; charset=utf-8',
+    headers: [],
+  };
 }
 
 function looksLikeJson(s: string): boolean {

@@ -1,6 +1,14 @@
 import { ValidationError } from '../errors/app-errors.ts';
 
-export const VALIDATION_TYPES = ['stripe', 'hmac_sha256', 'none', 'github', 'shopify', 'slack', 'standard_webhooks'] as const;
+export const VALIDATION_TYPES = [
+  'stripe',
+  'hmac_sha256',
+  'none',
+  'github',
+  'shopify',
+  'slack',
+  'standard_webhooks',
+] as const;
 export type ValidationType = (typeof VALIDATION_TYPES)[number];
 
 // Keys are normalised: lower case, with '-', '_' and spaces removed.
@@ -26,7 +34,13 @@ const ALIASES: Record<string, ValidationType> = {
 
 /** Accepts canonical values, case and `-`/`_` variants and aliases; answers the canonical value. */
 export function parseValidationType(input: unknown): ValidationType {
-  const key = typeof input === 'string' ? input.trim().toLowerCase().replace(/[-_\s]/g, '') : '';
+  const key =
+    typeof input === 'string'
+      ? input
+          .trim()
+          .toLowerCase()
+          .replace(/[-_\s]/g, '')
+      : '';
   const found = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
   if (!found) {
     const got = typeof input === 'string' ? `"${input}"` : input === undefined ? 'nothing' : typeof input;
@@ -50,4 +64,5 @@ export function hasTimestamp(t: ValidationType): boolean {
 }
 
 /** Alias spellings worth telling people about (docs, the OpenAPI description). */
-export const DOCUMENTED_ALIASES = 'hmac, hmac-sha256, generic -> hmac_sha256; standard-webhooks, standardwebhooks, svix -> standard_webhooks; GitHub, gh -> github';
+export const DOCUMENTED_ALIASES =
+  'hmac, hmac-sha256, generic -> hmac_sha256; standard-webhooks, standardwebhooks, svix -> standard_webhooks; GitHub, gh -> github';

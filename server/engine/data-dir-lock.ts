@@ -9,7 +9,9 @@ export class DataDirLockedError extends Error {
     readonly dataDir: string,
     readonly pid: number,
   ) {
-    super(`Another Hookscope engine (pid ${pid}) is already using ${dataDir}; stop it first or choose another --data-dir.`);
+    super(
+      `Another Hookscope engine (pid ${pid}) is already using ${dataDir}; stop it first or choose another --data-dir.`,
+    );
     this.name = 'DataDirLockedError';
   }
 }

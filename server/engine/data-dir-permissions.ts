@@ -1,6 +1,12 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, setMode, type ModeChange } from '../support/private-files.ts';
+import {
+  ensurePrivateDir,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  setMode,
+  type ModeChange,
+} from '../support/private-files.ts';
 
 /** Directories the engine owns entirely: everything below them is made private. */
 const ENGINE_DIRS = ['store', 'logs'];
@@ -42,7 +48,8 @@ export function describeModeChanges(dataDir: string, changes: ModeChange[]): str
 async function tightenTree(path: string, keep: (c: ModeChange | null) => void): Promise<void> {
   const kind = await tightenEntry(path, keep);
   if (kind !== 'dir') return;
-  for (const name of await readdir(path).catch(ignoreVanished([] as string[]))) await tightenTree(join(path, name), keep);
+  for (const name of await readdir(path).catch(ignoreVanished([] as string[])))
+    await tightenTree(join(path, name), keep);
 }
 
 /** Sets a directory to 0700 or a regular file to 0600; symlinks and others are not followed. */

@@ -199,8 +199,26 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
     });
     const forwardQueue = new ForwardQueueRepository(store);
-    const replays: ReplayService = new ReplayService({ repo: new ReplayRepository(store), queue: forwardQueue, logs, endpoints, clock, ids, events });
-    const forwarder: Forwarder = new Forwarder({ queue: forwardQueue, replays, endpoints, events, clock, random, ids, policy: config.forward, onError });
+    const replays: ReplayService = new ReplayService({
+      repo: new ReplayRepository(store),
+      queue: forwardQueue,
+      logs,
+      endpoints,
+      clock,
+      ids,
+      events,
+    });
+    const forwarder: Forwarder = new Forwarder({
+      queue: forwardQueue,
+      replays,
+      endpoints,
+      events,
+      clock,
+      random,
+      ids,
+      policy: config.forward,
+      onError,
+    });
     cleanups.push(() => forwarder.stop());
     const metrics = new MetricsService({ repo: new MetricsRepository(store), logs, endpoints, replays, clock });
     const remediation = new RemediationService({
@@ -226,7 +244,14 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await forwarder.start();
 
     const eventStreams = new EventStreamService({ bus: events, heartbeatMs: config.sseHeartbeatMs });
-    const runtimeInfo = { pid: process.pid, apiUrl: '', receiverUrl: '', publicUrl: urls.publicBase, startedAt: isoTime(clock.now()), version: version.version };
+    const runtimeInfo = {
+      pid: process.pid,
+      apiUrl: '',
+      receiverUrl: '',
+      publicUrl: urls.publicBase,
+      startedAt: isoTime(clock.now()),
+      version: version.version,
+    };
     const tunnel = createTunnelService({
       config: config.tunnel,
       dataDir: config.dataDir,
@@ -281,7 +306,10 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       apiApp,
       receiver: (req, res) => receiver.handle(req, res),
       share: sharePageHandler(shares, reportFault),
-      receiverTimeouts: { headersTimeoutMs: config.receiver.headersTimeoutMs, requestTimeoutMs: config.receiver.requestTimeoutMs },
+      receiverTimeouts: {
+        headersTimeoutMs: config.receiver.headersTimeoutMs,
+        requestTimeoutMs: config.receiver.requestTimeoutMs,
+      },
     });
     cleanups.push(() => listeners.close());
     // Runs before the listeners close: open SSE streams would otherwise hold close() open.
@@ -319,7 +347,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       tunnel,
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
-      issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) => tokens.issue(accountIdFor(name), name, ttlMs),
+      issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) =>
+        tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
       checkpoint: async () => {
         await store.checkpoint();
@@ -351,7 +380,10 @@ function logTunnelStates(tunnel: TunnelService, logger: Logger): () => Promise<v
     if (down && t.state === 'connecting') return;
     if (last && last.state === t.state && last.lastError === t.lastError) return;
     last = { state: t.state, lastError: t.lastError };
-    logger.info({ state: t.state, url: t.url, host: t.host, attempts: t.attempts, lastError: t.lastError }, 'tunnel state');
+    logger.info(
+      { state: t.state, url: t.url, host: t.host, attempts: t.attempts, lastError: t.lastError },
+      'tunnel state',
+    );
   });
   return async () => unsubscribe();
 }

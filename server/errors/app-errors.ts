@@ -78,7 +78,10 @@ export class StoreUnavailableError extends AppError {
 }
 
 export class MethodNotAllowedError extends AppError {
-  constructor(message: string, readonly allow: string) {
+  constructor(
+    message: string,
+    readonly allow: string,
+  ) {
     super(405, 'METHOD_NOT_ALLOWED', message, { allow });
   }
 }

@@ -3,12 +3,7 @@
  * `GET /api/events`. Every event belongs to one account and only reaches it.
  */
 export type EngineEventType =
-  | 'log.created'
-  | 'log.updated'
-  | 'replay.completed'
-  | 'forward.updated'
-  | 'endpoint.changed'
-  | 'tunnel.status';
+  'log.created' | 'log.updated' | 'replay.completed' | 'forward.updated' | 'endpoint.changed' | 'tunnel.status';
 
 export interface EngineEvent {
   /** Increasing per engine run; the SSE `id:` field, used for `Last-Event-ID` resume. */

@@ -14,7 +14,12 @@ export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
       query: EventsQuery,
       stream: true,
       responses: [
-        { status: 200, description: 'An event stream that stays open', contentType: 'text/event-stream', data: EventStreamSchema },
+        {
+          status: 200,
+          description: 'An event stream that stays open',
+          contentType: 'text/event-stream',
+          data: EventStreamSchema,
+        },
         { status: 503, description: 'The engine is stopping' },
       ],
       handler: async ({ account, query, req, res }) => {
@@ -29,9 +34,12 @@ export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
 function resumeAfter(header: string | undefined, query: string | undefined): number | undefined {
   if (header !== undefined && header.trim() !== '') {
     if (!/^\d{1,15}$/.test(header.trim())) {
-      throw new ValidationError('The Last-Event-ID header must be a whole number (the id of the last event received).', {
-        field: 'Last-Event-ID',
-      });
+      throw new ValidationError(
+        'The Last-Event-ID header must be a whole number (the id of the last event received).',
+        {
+          field: 'Last-Event-ID',
+        },
+      );
     }
     return Number(header.trim());
   }

@@ -9,7 +9,8 @@ export function exportRoutes(exporter: ExportService): RouteSpec[] {
     route<z.output<typeof LogIdParams>, z.output<typeof ExportQuery>>({
       method: 'get',
       path: '/api/webhooks/logs/:logId/export',
-      summary: 'Export a log as a cURL command, raw HTTP/1.1, JSON or HAR 1.2 (redact=true hides credentials and signatures)',
+      summary:
+        'Export a log as a cURL command, raw HTTP/1.1, JSON or HAR 1.2 (redact=true hides credentials and signatures)',
       tag: 'Export',
       params: LogIdParams,
       query: ExportQuery,

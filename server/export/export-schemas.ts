@@ -4,7 +4,9 @@ import { EXPORT_FORMATS } from './export-types.ts';
 
 export const ExportQuery = z.object({
   format: z.enum(EXPORT_FORMATS, { error: `format must be one of: ${EXPORT_FORMATS.join(', ')}.` }),
-  redact: booleanLike('redact').optional().transform((v) => v ?? false),
+  redact: booleanLike('redact')
+    .optional()
+    .transform((v) => v ?? false),
   target: httpUrl('target').optional(),
 });
 

@@ -33,7 +33,12 @@ export class ExportService {
 }
 
 /** The pure part: a log detail and a URL into the chosen file. */
-export function exportDetail(d: LogDetail, url: string, format: ExportRequest['format'], creator: HarCreator): ExportResult {
+export function exportDetail(
+  d: LogDetail,
+  url: string,
+  format: ExportRequest['format'],
+  creator: HarCreator,
+): ExportResult {
   const base = d.id;
   switch (format) {
     case 'curl':
@@ -41,19 +46,35 @@ export function exportDetail(d: LogDetail, url: string, format: ExportRequest['f
     case 'json':
       return text('json', `${base}.json`, 'application/json; charset=utf-8', `${JSON.stringify(d, null, 2)}\n`);
     case 'har':
-      return text('har', `${base}.har`, 'application/json; charset=utf-8', `${JSON.stringify(buildHar(d, url, creator), null, 2)}\n`);
+      return text(
+        'har',
+        `${base}.har`,
+        'application/json; charset=utf-8',
+        `${JSON.stringify(buildHar(d, url, creator), null, 2)}\n`,
+      );
     case 'http': {
       const m = buildHttpMessage(d, url);
       return m.text !== null
         ? text('http', `${base}.http`, 'message/http', m.text)
-        : { format, filename: `${base}.http`, contentType: 'message/http', contentEncoding: 'base64', content: m.bytes.toString('base64') };
+        : {
+            format,
+            filename: `${base}.http`,
+            contentType: 'message/http',
+            contentEncoding: 'base64',
+            content: m.bytes.toString('base64'),
+          };
     }
     default:
       return assertNever(format, 'export format');
   }
 }
 
-const text = (format: ExportResult['format'], filename: string, contentType: string, content: string): ExportResult => ({
+const text = (
+  format: ExportResult['format'],
+  filename: string,
+  contentType: string,
+  content: string,
+): ExportResult => ({
   format,
   filename,
   contentType,

@@ -57,7 +57,11 @@ function cookiesOf(rawHeaders: LogDetail['rawHeaders']): HarNameValue[] {
     for (const part of v.split(';')) {
       const eq = part.indexOf('=');
       if (part.trim() === '') continue;
-      out.push(eq === -1 ? { name: part.trim(), value: '' } : { name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() });
+      out.push(
+        eq === -1
+          ? { name: part.trim(), value: '' }
+          : { name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() },
+      );
     }
   }
   return out;
@@ -77,8 +81,10 @@ export function buildHar(d: LogDetail, url: string, creator: HarCreator): Har {
   const target = new URL(url);
   const queryString: HarNameValue[] = [...target.searchParams].map(([name, value]) => ({ name, value }));
   const requestLine = `${d.method} ${target.pathname}${target.search} HTTP/1.1\r\n`;
-  const headersSize = Buffer.byteLength(requestLine) +
-    d.rawHeaders.reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`, 'latin1'), 0) + 2;
+  const headersSize =
+    Buffer.byteLength(requestLine) +
+    d.rawHeaders.reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`, 'latin1'), 0) +
+    2;
   const mimeType = d.contentType ?? 'application/octet-stream';
   const postData =
     body.length === 0

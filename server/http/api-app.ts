@@ -52,7 +52,10 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
   if (spec.stream) return;
   res.set('cache-control', 'no-store');
   if (result.contentType !== undefined) {
-    res.status(result.status ?? 200).type(result.contentType).send(String(result.data));
+    res
+      .status(result.status ?? 200)
+      .type(result.contentType)
+      .send(String(result.data));
     return;
   }
   if (spec.raw) {

@@ -49,7 +49,13 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
   const api = createServer((req, res) => {
     if (!isAllowedApiHost(req.headers.host)) {
       req.resume();
-      sendError(res, new ForbiddenError(`Host "${req.headers.host ?? ''}" is not allowed; use 127.0.0.1 or localhost.`, 'FORBIDDEN_HOST'));
+      sendError(
+        res,
+        new ForbiddenError(
+          `Host "${req.headers.host ?? ''}" is not allowed; use 127.0.0.1 or localhost.`,
+          'FORBIDDEN_HOST',
+        ),
+      );
       return;
     }
     if (isWebhook(req.url)) return o.receiver(req, res);
@@ -75,11 +81,17 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       if (refuseUndecodable(req, res)) return;
       if (isShare(url) && o.share) return o.share(req, res);
       req.resume();
-    if (url === '/healthz' || url.startsWith('/healthz?')) {
-      sendJson(res, 200, { success: true, data: { status: 'ok' } });
-      return;
-    }
-      sendError(res, new NotFoundError('Only /webhook/<endpointId>, /share/<token> and /healthz are served here.', 'ROUTE_NOT_FOUND'));
+      if (url === '/healthz' || url.startsWith('/healthz?')) {
+        sendJson(res, 200, { success: true, data: { status: 'ok' } });
+        return;
+      }
+      sendError(
+        res,
+        new NotFoundError(
+          'Only /webhook/<endpointId>, /share/<token> and /healthz are served here.',
+          'ROUTE_NOT_FOUND',
+        ),
+      );
     },
   );
   answerClientErrors(receiver);
@@ -116,12 +128,24 @@ function refuseUndecodable(req: IncomingMessage, res: ServerResponse): boolean {
     return false;
   } catch {
     req.resume();
-    sendError(res, new ValidationError(`The path "${pathname.slice(0, 200)}" is not valid percent-encoding.`, { field: 'path' }, 'INVALID_PATH'));
+    sendError(
+      res,
+      new ValidationError(
+        `The path "${pathname.slice(0, 200)}" is not valid percent-encoding.`,
+        { field: 'path' },
+        'INVALID_PATH',
+      ),
+    );
     return true;
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * Requests Node refuses before any handler runs (malformed, headers too large or
@@ -159,9 +183,17 @@ function listen(server: Server, host: string, port: number, what: string, flag: 
     const onError = (err: NodeJS.ErrnoException): void => {
       server.off('listening', onListening);
       if (err.code === 'EADDRINUSE') {
-        reject(new ListenError(`Port ${port} on ${host} is already in use (${what} listener); choose another with ${flag} N, or ${flag} 0 for a free one.`));
+        reject(
+          new ListenError(
+            `Port ${port} on ${host} is already in use (${what} listener); choose another with ${flag} N, or ${flag} 0 for a free one.`,
+          ),
+        );
       } else if (err.code === 'EACCES') {
-        reject(new ListenError(`Not allowed to listen on ${host}:${port} (${what} listener); choose a port above 1024 with ${flag} N.`));
+        reject(
+          new ListenError(
+            `Not allowed to listen on ${host}:${port} (${what} listener); choose a port above 1024 with ${flag} N.`,
+          ),
+        );
       } else {
         reject(new ListenError(`Cannot listen on ${host}:${port} (${what} listener): ${err.message}`));
       }

@@ -11,7 +11,8 @@ export interface MountedRoute {
  * mounted rather than against the list both were built from.
  */
 export function mountedRoutes(app: express.Express): MountedRoute[] {
-  const stack = (app.router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack;
+  const stack = (app.router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] })
+    .stack;
   const out: MountedRoute[] = [];
   for (const layer of stack) {
     if (!layer.route) continue;

@@ -24,12 +24,14 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): obje
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {};
     for (const res of r.responses) {
       if (res.contentType) {
-        responses[String(res.status)] = { description: res.description, content: { [res.contentType]: { schema: res.data ?? z.string() } } };
+        responses[String(res.status)] = {
+          description: res.description,
+          content: { [res.contentType]: { schema: res.data ?? z.string() } },
+        };
         continue;
       }
-      const schema = res.status < 400
-        ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() })
-        : ErrorEnvelope;
+      const schema =
+        res.status < 400 ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() }) : ErrorEnvelope;
       responses[String(res.status)] = {
         description: res.description,
         content: { 'application/json': { schema }, ...(res.text ? { 'text/plain': { schema: z.string() } } : {}) },
@@ -48,9 +50,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): obje
       request: {
         ...(r.params ? { params: r.params as z.ZodObject } : {}),
         ...(r.query ? { query: r.query as z.ZodObject } : {}),
-        ...(r.body
-          ? { body: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body } } } }
-          : {}),
+        ...(r.body ? { body: { required: !r.bodyOptional, content: { 'application/json': { schema: r.body } } } } : {}),
       },
       responses,
     });

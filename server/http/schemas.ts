@@ -34,9 +34,11 @@ export const httpUrl = (field: string) =>
 
 /** Accepts true/false, "true"/"false" and 1/0: forms a hand-written request or a form might send. */
 export const booleanLike = (field: string) =>
-  z.union([z.boolean(), z.literal('true'), z.literal('false'), z.literal(1), z.literal(0)], {
-    error: `${field} must be true or false.`,
-  }).transform((v) => v === true || v === 'true' || v === 1);
+  z
+    .union([z.boolean(), z.literal('true'), z.literal('false'), z.literal(1), z.literal(0)], {
+      error: `${field} must be true or false.`,
+    })
+    .transform((v) => v === true || v === 'true' || v === 1);
 
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -52,5 +54,9 @@ export const queryInt = (field: string, min: number, max: number, fallback: numb
 
 export const idParam = (name: string, prefix: string) =>
   z.object({
-    [name]: z.string().min(1).max(100).meta({ description: `The ${prefix}_ identifier.` }),
+    [name]: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({ description: `The ${prefix}_ identifier.` }),
   });

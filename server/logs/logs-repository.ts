@@ -125,7 +125,11 @@ export class LogsRepository {
       { sql: EVICT_OVER_COUNT, params: [log.accountId, this.retention.maxLogsPerAccount] },
       {
         sql: EVICT_OVER_BYTES,
-        params: [log.accountId, this.retention.maxBodyBytesPerAccount, Math.floor(this.retention.maxBodyBytesPerAccount * 0.9)],
+        params: [
+          log.accountId,
+          this.retention.maxBodyBytesPerAccount,
+          Math.floor(this.retention.maxBodyBytesPerAccount * 0.9),
+        ],
       },
     ];
     return this.store.write(ops, ack);

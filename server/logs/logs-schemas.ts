@@ -9,9 +9,7 @@ const single = (field: string) => z.string({ error: `${field} must be given once
 export const LogListQuery = z.object({
   limit: queryInt('limit', 1, MAX_PAGE, 50),
   offset: queryInt('offset', 0, 100_000_000, 0),
-  status: z
-    .enum(LOG_STATUSES, { error: `status must be one of: ${LOG_STATUSES.join(', ')}.` })
-    .optional(),
+  status: z.enum(LOG_STATUSES, { error: `status must be one of: ${LOG_STATUSES.join(', ')}.` }).optional(),
   search: single('search').max(500, { error: 'search must be at most 500 characters.' }).optional(),
   endpointId: single('endpointId').min(1).max(100, { error: 'endpointId must be at most 100 characters.' }).optional(),
 });
@@ -37,7 +35,10 @@ export const LogSummarySchema = z
     query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
     contentType: z.string().nullable(),
     size: z.number().meta({ description: 'Bytes actually received (a refused body: up to where reading stopped).' }),
-    declaredSize: z.number().nullable().meta({ description: 'The Content-Length the sender declared; null when it sent none.' }),
+    declaredSize: z
+      .number()
+      .nullable()
+      .meta({ description: 'The Content-Length the sender declared; null when it sent none.' }),
     storedSize: z.number(),
     truncated: z.boolean(),
     sourceIp: z.string().nullable(),
@@ -63,4 +64,8 @@ export const LogPageSchema = z.object({
   hasMore: z.boolean(),
 });
 
-export const WebhookPageSchema = z.object({ webhooks: z.array(LogSummarySchema), total: z.number(), hasMore: z.boolean() });
+export const WebhookPageSchema = z.object({
+  webhooks: z.array(LogSummarySchema),
+  total: z.number(),
+  hasMore: z.boolean(),
+});

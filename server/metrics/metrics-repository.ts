@@ -47,14 +47,26 @@ export class MetricsRepository {
   }
 
   /** Rejections in [fromMs, toMs) per endpoint, bucket and reason (bucketMs a whole number of minutes, fromMs on a minute). */
-  async rejections(accountId: string, fromMs: number, toMs: number, bucketMs: number, endpointId?: string): Promise<RejectionCell[]> {
+  async rejections(
+    accountId: string,
+    fromMs: number,
+    toMs: number,
+    bucketMs: number,
+    endpointId?: string,
+  ): Promise<RejectionCell[]> {
     const params: SqlValue[] = [fromMs, bucketMs, accountId, fromMs, toMs];
     let filter = '';
     if (endpointId !== undefined) {
       filter = ' AND endpoint_id = ?';
       params.push(endpointId);
     }
-    const rows = await this.store.all<{ endpoint_id: string; bucket: number; reason: string; count: number; last_at: number }>(
+    const rows = await this.store.all<{
+      endpoint_id: string;
+      bucket: number;
+      reason: string;
+      count: number;
+      last_at: number;
+    }>(
       `SELECT endpoint_id, (minute - CAST(? AS INTEGER)) / CAST(? AS INTEGER) AS bucket, reason,
          SUM(count) AS count, MAX(last_at) AS last_at
        FROM metrics_rejections

@@ -8,7 +8,8 @@ export function metricsRoutes(metrics: MetricsService): RouteSpec[] {
     route<Record<string, never>, z.output<typeof MetricsQuerySchema>>({
       method: 'get',
       path: '/api/observability/metrics',
-      summary: 'Delivery metrics of the account over a window: totals, per endpoint, time series, failures, replays, sizes',
+      summary:
+        'Delivery metrics of the account over a window: totals, per endpoint, time series, failures, replays, sizes',
       tag: 'Metrics',
       query: MetricsQuerySchema,
       responses: [{ status: 200, description: 'The metrics of the window', data: MetricsReportSchema }],

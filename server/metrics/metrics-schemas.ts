@@ -12,7 +12,7 @@ export const MetricsQuerySchema = z.object({
     .min(1, { error: 'endpointId must not be empty.' })
     .max(100, { error: 'endpointId must be at most 100 characters.' })
     .optional()
-    .meta({ description: 'Only this endpoint (another account\'s id matches nothing).' }),
+    .meta({ description: "Only this endpoint (another account's id matches nothing)." }),
 });
 
 const counts = {
@@ -42,9 +42,9 @@ export const MetricsReportSchema = z
     ),
     series: z.array(z.object({ t: z.string(), ...counts })),
     verificationFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
-    rejections: z
-      .array(z.object({ reason: z.string(), count: z.number() }))
-      .meta({ description: 'Refused deliveries (nothing stored) by reason, most first: endpoint_inactive, rate_limited.' }),
+    rejections: z.array(z.object({ reason: z.string(), count: z.number() })).meta({
+      description: 'Refused deliveries (nothing stored) by reason, most first: endpoint_inactive, rate_limited.',
+    }),
     replays: z.object({
       total: z.number(),
       succeeded: z.number(),

@@ -46,7 +46,14 @@ export class MetricsService {
       t.count += 1;
       t.lastAt = Math.max(t.lastAt, r.at);
     } else {
-      this.pending.set(key, { accountId: r.accountId, endpointId: r.endpointId, minute, reason: r.reason, count: 1, lastAt: r.at });
+      this.pending.set(key, {
+        accountId: r.accountId,
+        endpointId: r.endpointId,
+        minute,
+        reason: r.reason,
+        count: 1,
+        lastAt: r.at,
+      });
     }
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return this.flushing;
@@ -64,7 +71,12 @@ export class MetricsService {
   async report(account: AccountContext, q: MetricsQuery): Promise<MetricsReport> {
     const w = metricsWindow(q.window, this.deps.clock.now());
     const [logs, rejections, replays] = await Promise.all([
-      this.deps.logs.stats(account.id, { fromMs: w.fromMs, toMs: w.toMs, bucketMs: w.bucketMs, endpointId: q.endpointId }),
+      this.deps.logs.stats(account.id, {
+        fromMs: w.fromMs,
+        toMs: w.toMs,
+        bucketMs: w.bucketMs,
+        endpointId: q.endpointId,
+      }),
       this.deps.repo.rejections(account.id, w.fromMs, w.toMs, w.bucketMs, q.endpointId),
       this.deps.replays.stats(account.id, w.fromMs),
     ]);
@@ -74,11 +86,19 @@ export class MetricsService {
     const known = this.deps.endpoints
       .list(account)
       .endpoints.filter((e) => q.endpointId === undefined || e.id === q.endpointId);
-    const perEndpoint = new Map(known.map((e) => [e.id, { name: e.name, counts: zero(), last: null as number | null }]));
+    const perEndpoint = new Map(
+      known.map((e) => [e.id, { name: e.name, counts: zero(), last: null as number | null }]),
+    );
     const series: DeliveryCounts[] = Array.from({ length: w.buckets }, zero);
     const totals = zero();
 
-    const add = (endpointId: string, bucket: number, key: 'success' | 'failed' | 'rejected', n: number, at: number): void => {
+    const add = (
+      endpointId: string,
+      bucket: number,
+      key: 'success' | 'failed' | 'rejected',
+      n: number,
+      at: number,
+    ): void => {
       const e = perEndpoint.get(endpointId);
       const point = series[bucket];
       if (!e || !point || n === 0) return;
@@ -95,7 +115,8 @@ export class MetricsService {
     const rejectionReasons = new Map<string, number>();
     for (const c of rejections) {
       add(c.endpointId, c.bucket, 'rejected', c.count, c.lastAt);
-      if (perEndpoint.has(c.endpointId)) rejectionReasons.set(c.reason, (rejectionReasons.get(c.reason) ?? 0) + c.count);
+      if (perEndpoint.has(c.endpointId))
+        rejectionReasons.set(c.reason, (rejectionReasons.get(c.reason) ?? 0) + c.count);
     }
 
     const endpoints: EndpointMetrics[] = [...perEndpoint]
@@ -106,7 +127,9 @@ export class MetricsService {
         successRate: rate(e.counts),
         lastReceivedAt: e.last === null ? null : isoTime(e.last),
       }))
-      .sort((a, b) => b.received - a.received || a.name.localeCompare(b.name) || a.endpointId.localeCompare(b.endpointId));
+      .sort(
+        (a, b) => b.received - a.received || a.name.localeCompare(b.name) || a.endpointId.localeCompare(b.endpointId),
+      );
 
     return {
       window: w.window,

@@ -110,7 +110,13 @@ export class Receiver {
       const refusal = refusalFor(read, this.deps.limits, this.deps.budget.limitBytes);
       const rawHeaders = headerPairs(req.rawHeaders);
       const verification: LogVerification = refusal
-        ? { scheme: endpoint.validationType, result: 'invalid', reason: refusal.reason, detail: refusal.detail, matchedSecret: null }
+        ? {
+            scheme: endpoint.validationType,
+            result: 'invalid',
+            reason: refusal.reason,
+            detail: refusal.detail,
+            matchedSecret: null,
+          }
         : verify(endpoint.validationType, {
             rawBody: read.body,
             headers: headerObject(rawHeaders),
@@ -152,7 +158,10 @@ export class Receiver {
         sendJson(
           res,
           refusal.status,
-          { success: false, error: { code: refusal.code, message: refusal.message, details: { logId, reason: refusal.reason } } },
+          {
+            success: false,
+            error: { code: refusal.code, message: refusal.message, details: { logId, reason: refusal.reason } },
+          },
           refusal.headers,
         );
       } else if (status === 'failed') {

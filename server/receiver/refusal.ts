@@ -59,7 +59,11 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
         drains: true,
       };
     case 'idle_timeout':
-      return timedOut('body_timeout', `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`, `The sender paused for more than ${l.idleMs} ms in the body`);
+      return timedOut(
+        'body_timeout',
+        `No body bytes arrived for ${l.idleMs} ms; the delivery was cut off.`,
+        `The sender paused for more than ${l.idleMs} ms in the body`,
+      );
     case 'request_timeout':
       return timedOut(
         'request_timeout',

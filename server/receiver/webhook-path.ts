@@ -41,6 +41,10 @@ function decodeId(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {
-    throw new ValidationError(`The endpoint id in the path ("${s.slice(0, 100)}") is not valid percent-encoding.`, { field: 'endpointId' }, 'INVALID_PATH');
+    throw new ValidationError(
+      `The endpoint id in the path ("${s.slice(0, 100)}") is not valid percent-encoding.`,
+      { field: 'endpointId' },
+      'INVALID_PATH',
+    );
   }
 }

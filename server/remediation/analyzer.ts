@@ -13,7 +13,11 @@ export interface RulesOutcome {
  * bytes are whatever a sender chose) is skipped and named in the summary; the
  * others still answer, so one rule never turns an analysis into a 500.
  */
-export function runRules(ctx: RuleContext, rules: readonly NamedRule[] = RULES, fallbacks: readonly NamedFallbackRule[] = FALLBACK_RULES): RulesOutcome {
+export function runRules(
+  ctx: RuleContext,
+  rules: readonly NamedRule[] = RULES,
+  fallbacks: readonly NamedFallbackRule[] = FALLBACK_RULES,
+): RulesOutcome {
   const skipped: string[] = [];
   const attempt = (name: string, run: () => RuleCause[]): RuleCause[] => {
     try {
@@ -42,6 +46,7 @@ function summarize(ctx: RuleContext, causes: Cause[]): string {
     return `${what}; no rule could prove a cause from the stored bytes.${v.detail ? ` ${v.detail}` : ''}`;
   }
   const top = causes[0]!;
-  const more = causes.length > 1 ? ` (${causes.length - 1} more possible cause${causes.length > 2 ? 's' : ''} below)` : '';
+  const more =
+    causes.length > 1 ? ` (${causes.length - 1} more possible cause${causes.length > 2 ? 's' : ''} below)` : '';
   return `${what}. Most likely: ${top.title} (confidence ${Math.round(top.confidence * 100)}%)${more}.`;
 }

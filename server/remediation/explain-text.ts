@@ -4,7 +4,12 @@ const evidenceLine = (e: Evidence): string => (typeof e === 'string' ? e : `${e.
 
 /** The analysis as plain terminal text (no colour: the CLI adds it where wanted). */
 export function explainText(a: Analysis): string {
-  const lines = [`Analysis of ${a.logId} (${a.engine}${a.cached ? ', cached' : ''}, ${a.createdAt})`, '', a.summary, ''];
+  const lines = [
+    `Analysis of ${a.logId} (${a.engine}${a.cached ? ', cached' : ''}, ${a.createdAt})`,
+    '',
+    a.summary,
+    '',
+  ];
   a.causes.forEach((c, i) => {
     lines.push(`${i + 1}. ${c.title} [${c.code}, confidence ${Math.round(c.confidence * 100)}%]`);
     lines.push('   Evidence:');

@@ -53,7 +53,8 @@ export async function askLlm(config: LlmConfig, system: string, user: string): P
   }
   if (!res.ok) return { ok: false, error: `The LLM at ${config.url} answered ${res.status}${apiMessage(body)}.` };
   const text = contentOf(body);
-  if (!text) return { ok: false, error: `The LLM at ${config.url} answered without a message (choices[0].message.content).` };
+  if (!text)
+    return { ok: false, error: `The LLM at ${config.url} answered without a message (choices[0].message.content).` };
   return { ok: true, text: text.trim() };
 }
 

@@ -17,14 +17,24 @@ export function llmFacts(ctx: RuleContext, summary: string, causes: Cause[]): st
   const facts = {
     summary,
     scheme: ctx.endpoint.scheme,
-    verification: { result: ctx.log.verification.result, reason: ctx.log.verification.reason, detail: ctx.log.verification.detail },
+    verification: {
+      result: ctx.log.verification.result,
+      reason: ctx.log.verification.reason,
+      detail: ctx.log.verification.detail,
+    },
     request: {
       method: ctx.log.method,
       headerNames: Object.keys(ctx.log.headers),
       size: ctx.log.size,
       bodyPreview: body.length > BODY_PREVIEW_CHARS ? `${body.slice(0, BODY_PREVIEW_CHARS)}…` : body,
     },
-    causes: causes.map(({ code, title, confidence, evidence, steps }) => ({ code, title, confidence, evidence, steps })),
+    causes: causes.map(({ code, title, confidence, evidence, steps }) => ({
+      code,
+      title,
+      confidence,
+      evidence,
+      steps,
+    })),
   };
   return mask(JSON.stringify(facts, null, 2), ctx);
 }

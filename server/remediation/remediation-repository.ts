@@ -30,7 +30,12 @@ export class RemediationRepository {
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.store.write(
-      [{ sql: 'DELETE FROM remediation_analyses WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] }],
+      [
+        {
+          sql: 'DELETE FROM remediation_analyses WHERE account_id = ? AND endpoint_id = ?',
+          params: [accountId, endpointId],
+        },
+      ],
       'applied',
     );
   }

@@ -7,7 +7,10 @@ import { AnalysisSchema, AnalyzeBody, AnalyzeParams, AnalyzeQuery, ExplainQuery 
 type Params = z.output<typeof AnalyzeParams>;
 
 export function remediationRoutes(remediation: RemediationService): RouteSpec[] {
-  const notEligible = { status: 409, description: 'NOT_ELIGIBLE: the log passed verification and no replay or forward of it failed.' };
+  const notEligible = {
+    status: 409,
+    description: 'NOT_ELIGIBLE: the log passed verification and no replay or forward of it failed.',
+  };
   return [
     route<Params, z.output<typeof AnalyzeQuery>, z.output<typeof AnalyzeBody>>({
       method: 'post',
@@ -20,7 +23,9 @@ export function remediationRoutes(remediation: RemediationService): RouteSpec[] 
       bodyOptional: true,
       responses: [{ status: 200, description: 'The analysis', data: AnalysisSchema }, notEligible],
       handler: async ({ account, params, query, body }) => ({
-        data: await remediation.analyze(account, params.logId, { refresh: (query.refresh ?? false) || (body.refresh ?? false) }),
+        data: await remediation.analyze(account, params.logId, {
+          refresh: (query.refresh ?? false) || (body.refresh ?? false),
+        }),
       }),
     }),
     route<Params, z.output<typeof ExplainQuery>>({
@@ -31,7 +36,12 @@ export function remediationRoutes(remediation: RemediationService): RouteSpec[] 
       params: AnalyzeParams,
       query: ExplainQuery,
       responses: [
-        { status: 200, description: 'The analysis (format=text: text/plain, not enveloped)', data: AnalysisSchema, text: true },
+        {
+          status: 200,
+          description: 'The analysis (format=text: text/plain, not enveloped)',
+          data: AnalysisSchema,
+          text: true,
+        },
         notEligible,
       ],
       handler: async ({ account, params, query }) => {

@@ -16,7 +16,10 @@ const Evidence = z.union([z.string(), z.object({ label: z.string(), value: z.str
 
 export const CauseSchema = z
   .object({
-    code: z.string().meta({ description: 'previous_secret, wrong_secret, encoding_mismatch, body_modified, timestamp_skew, wrong_provider, wrong_header_name, payload_too_large, receiver_refused, target_unreachable, target_timeout, target_rejected_signature, target_error, unsafe_sub_path' }),
+    code: z.string().meta({
+      description:
+        'previous_secret, wrong_secret, encoding_mismatch, body_modified, timestamp_skew, wrong_provider, wrong_header_name, payload_too_large, receiver_refused, target_unreachable, target_timeout, target_rejected_signature, target_error, unsafe_sub_path',
+    }),
     title: z.string(),
     confidence: z.number().min(0).max(1),
     evidence: z.array(Evidence),

@@ -56,7 +56,9 @@ export class RemediationService {
     let analysis: StoredAnalysis = { logId, summary, causes, engine: 'rules', createdAt: isoTime(createdAt) };
     if (this.deps.llm) {
       const answer = await askLlm(this.deps.llm, LLM_SYSTEM_PROMPT, llmFacts(ctx, summary, causes));
-      analysis = answer.ok ? { ...analysis, engine: 'rules+llm', explanation: answer.text } : { ...analysis, llmError: answer.error };
+      analysis = answer.ok
+        ? { ...analysis, engine: 'rules+llm', explanation: answer.text }
+        : { ...analysis, llmError: answer.error };
     }
     await this.deps.repo.save(account.id, log.endpointId, analysis, createdAt);
     return { ...analysis, cached: false };

@@ -41,12 +41,21 @@ export class ForwardQueueRepository {
       [endpointId],
     );
     return row
-      ? { seq: row.seq, accountId: row.account_id, endpointId: row.endpoint_id, logId: row.log_id, enqueuedAt: row.enqueued_at, attempts: row.attempts }
+      ? {
+          seq: row.seq,
+          accountId: row.account_id,
+          endpointId: row.endpoint_id,
+          logId: row.log_id,
+          enqueuedAt: row.enqueued_at,
+          attempts: row.attempts,
+        }
       : undefined;
   }
 
   async pending(endpointId: string): Promise<number> {
-    const row = await this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM forward_queue WHERE endpoint_id = ?', [endpointId]);
+    const row = await this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM forward_queue WHERE endpoint_id = ?', [
+      endpointId,
+    ]);
     return row?.n ?? 0;
   }
 

@@ -116,7 +116,9 @@ export class Forwarder implements DeliveryObserver {
       state: endpoint.forwardUrl === null ? 'disabled' : (lane?.state ?? 'idle'),
       pending,
       nextAttemptAt: lane?.nextAttemptAt != null ? isoTime(lane.nextAttemptAt) : null,
-      lastError: lane?.lastError ? { code: lane.lastError.code, message: lane.lastError.message, at: isoTime(lane.lastError.at) } : null,
+      lastError: lane?.lastError
+        ? { code: lane.lastError.code, message: lane.lastError.message, at: isoTime(lane.lastError.at) }
+        : null,
       attempts: lane?.attempts ?? 0,
       lastDeliveredAt: delivered === null ? null : isoTime(delivered),
     };
@@ -136,7 +138,17 @@ export class Forwarder implements DeliveryObserver {
     if (this.stopped) return;
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = { endpointId, state: 'idle', wanted: false, running: null, timer: null, nextAttemptAt: null, attempts: 0, lastError: null, inFlight: null };
+      lane = {
+        endpointId,
+        state: 'idle',
+        wanted: false,
+        running: null,
+        timer: null,
+        nextAttemptAt: null,
+        attempts: 0,
+        lastError: null,
+        inFlight: null,
+      };
       this.lanes.set(endpointId, lane);
     }
     lane.wanted = true;
@@ -164,7 +176,8 @@ export class Forwarder implements DeliveryObserver {
       } catch (e) {
         // A store failure: report it and retry later rather than spin.
         this.deps.onError(e);
-        if (!this.stopped) this.retryLater(lane, { code: 'FORWARD_QUEUE_ERROR', message: e instanceof Error ? e.message : String(e) });
+        if (!this.stopped)
+          this.retryLater(lane, { code: 'FORWARD_QUEUE_ERROR', message: e instanceof Error ? e.message : String(e) });
       }
     }
   }
@@ -202,7 +215,11 @@ export class Forwarder implements DeliveryObserver {
     } catch (e) {
       if (!(e instanceof NotFoundError)) throw e;
       // Evicted by retention or deleted before its turn: nothing left to send.
-      lane.lastError = { code: 'LOG_NOT_FOUND', message: `Log ${head.logId} was removed before it could be forwarded.`, at: this.deps.clock.now() };
+      lane.lastError = {
+        code: 'LOG_NOT_FOUND',
+        message: `Log ${head.logId} was removed before it could be forwarded.`,
+        at: this.deps.clock.now(),
+      };
       return 'dropped';
     }
     const { log, body } = sendable;
@@ -217,7 +234,14 @@ export class Forwarder implements DeliveryObserver {
     const abort = new AbortController();
     lane.inFlight = abort;
     const createdAt = this.deps.clock.now();
-    const result = await this.send({ url, method: log.method, headers, body, timeoutMs: this.deps.policy.timeoutMs, signal: abort.signal });
+    const result = await this.send({
+      url,
+      method: log.method,
+      headers,
+      body,
+      timeoutMs: this.deps.policy.timeoutMs,
+      signal: abort.signal,
+    });
     lane.inFlight = null;
     if (this.stopped) return 'stopped';
     // Deleted meanwhile: record nothing (its history is being removed). No await between check and write.
@@ -236,7 +260,10 @@ export class Forwarder implements DeliveryObserver {
     });
     const now = this.deps.clock.now();
     if (result.error || result.status === null || result.status >= 500) {
-      const failure = result.error ?? { code: 'TARGET_ERROR', message: `${url.href} answered ${result.status ?? 'nothing'}; retrying.` };
+      const failure = result.error ?? {
+        code: 'TARGET_ERROR',
+        message: `${url.href} answered ${result.status ?? 'nothing'}; retrying.`,
+      };
       const attempts = head.attempts + 1;
       await this.deps.queue.recordAttempt(head.seq, attempts);
       lane.attempts = attempts;
@@ -262,7 +289,13 @@ export class Forwarder implements DeliveryObserver {
    * attempt is recorded as a failed forward and the item dropped, since it can
    * never succeed.
    */
-  private async notSendable(lane: Lane, head: QueuedForward, method: string, forwardUrl: string, e: UnsafeSubPathError): Promise<Outcome> {
+  private async notSendable(
+    lane: Lane,
+    head: QueuedForward,
+    method: string,
+    forwardUrl: string,
+    e: UnsafeSubPathError,
+  ): Promise<Outcome> {
     // Deleted meanwhile: record nothing (its history is being removed).
     if (!this.deps.endpoints.forReceiver(head.endpointId)) return 'dropped';
     const now = this.deps.clock.now();

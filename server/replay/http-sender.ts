@@ -51,7 +51,8 @@ export function send(input: SendInput): Promise<SendResult> {
     let kept = 0;
     let truncated = false;
     let req: ReturnType<typeof httpRequest> | undefined;
-    const onAbort = (): void => finish({ code: UNREACHABLE, message: `The request to ${target} was cancelled (the engine is stopping).` });
+    const onAbort = (): void =>
+      finish({ code: UNREACHABLE, message: `The request to ${target} was cancelled (the engine is stopping).` });
     const finish = (error: ReplayFailure | null): void => {
       if (settled) return;
       settled = true;
@@ -75,39 +76,43 @@ export function send(input: SendInput): Promise<SendResult> {
     const requestFn = input.url.protocol === 'https:' ? httpsRequest : httpRequest;
     try {
       req = requestFn(
-      {
-        protocol: input.url.protocol,
-        hostname: input.url.hostname.replace(/^\[|\]$/g, ''),
-        port: input.url.port || undefined,
-        path: `${input.url.pathname}${input.url.search}`,
-        method: input.method,
-        headers: input.headers.flat(),
-        agent: false,
-      },
-      (res: IncomingMessage) => {
-        status = res.statusCode ?? null;
-        responseHeaders = pairs(res.rawHeaders);
-        res.on('data', (chunk: Buffer) => {
-          if (kept < RESPONSE_CAP_BYTES) {
-            const part = chunk.subarray(0, RESPONSE_CAP_BYTES - kept);
-            chunks.push(part);
-            kept += part.length;
-            if (part.length < chunk.length) truncated = true;
-          } else {
-            truncated = true;
-          }
-        });
-        res.on('end', () => finish(null));
-        res.on('error', (e) => finish(unreachable(target, e)));
-        // A response cut short after its headers ('aborted' then 'close' without 'end').
-        res.on('close', () => {
-          if (!res.complete) finish(unreachable(target, new Error('the connection closed before the response ended')));
-        });
-      },
-    );
+        {
+          protocol: input.url.protocol,
+          hostname: input.url.hostname.replace(/^\[|\]$/g, ''),
+          port: input.url.port || undefined,
+          path: `${input.url.pathname}${input.url.search}`,
+          method: input.method,
+          headers: input.headers.flat(),
+          agent: false,
+        },
+        (res: IncomingMessage) => {
+          status = res.statusCode ?? null;
+          responseHeaders = pairs(res.rawHeaders);
+          res.on('data', (chunk: Buffer) => {
+            if (kept < RESPONSE_CAP_BYTES) {
+              const part = chunk.subarray(0, RESPONSE_CAP_BYTES - kept);
+              chunks.push(part);
+              kept += part.length;
+              if (part.length < chunk.length) truncated = true;
+            } else {
+              truncated = true;
+            }
+          });
+          res.on('end', () => finish(null));
+          res.on('error', (e) => finish(unreachable(target, e)));
+          // A response cut short after its headers ('aborted' then 'close' without 'end').
+          res.on('close', () => {
+            if (!res.complete)
+              finish(unreachable(target, new Error('the connection closed before the response ended')));
+          });
+        },
+      );
     } catch (e) {
       // Node validates header names and values synchronously; the schemas should have caught it first.
-      finish({ code: NOT_SENT, message: `The request to ${target} could not be built: ${e instanceof Error ? e.message : String(e)}` });
+      finish({
+        code: NOT_SENT,
+        message: `The request to ${target} could not be built: ${e instanceof Error ? e.message : String(e)}`,
+      });
       return;
     }
     if (input.signal?.aborted) onAbort();
@@ -128,7 +133,10 @@ function unreachable(target: string, e: Error): ReplayFailure {
     ENETUNREACH: 'the network is unreachable',
   };
   const reason = (code && why[code]) ?? e.message;
-  return { code: UNREACHABLE, message: `${target} could not be reached: ${reason}${code && !why[code] ? ` (${code})` : ''}.` };
+  return {
+    code: UNREACHABLE,
+    message: `${target} could not be reached: ${reason}${code && !why[code] ? ` (${code})` : ''}.`,
+  };
 }
 
 function pairs(raw: readonly string[]): HeaderPairs {

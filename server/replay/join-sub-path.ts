@@ -18,12 +18,7 @@ import { UNSAFE_SUB_PATH } from './replay-types.ts';
  *   unreachable after the checks above; kept as the last line of defence).
  */
 export type UnsafeSubPathReason =
-  | 'dot_segment'
-  | 'backslash'
-  | 'control_character'
-  | 'overlong_encoding'
-  | 'nested_encoding'
-  | 'escapes_base';
+  'dot_segment' | 'backslash' | 'control_character' | 'overlong_encoding' | 'nested_encoding' | 'escapes_base';
 
 /** Decodings checked per segment: a target may decode once, a proxy in front of it once more. */
 const MAX_DECODE_LEVELS = 4;
@@ -32,7 +27,8 @@ const SHOWN_CHARS = 200;
 const WHY: Record<UnsafeSubPathReason, string> = {
   dot_segment: 'it contains a dot segment ("." or ".."), plain or percent-encoded, that would lead out of it',
   backslash: 'it contains a backslash (plain or %5C), which URL parsers and many servers read as "/"',
-  control_character: 'it contains a control character or a space, which URL parsers strip and servers may cut the path at',
+  control_character:
+    'it contains a control character or a space, which URL parsers strip and servers may cut the path at',
   overlong_encoding: 'it contains an overlong UTF-8 encoding (%C0 or %C1), which old servers decode as "." or "/"',
   nested_encoding: `it is percent-encoded more than ${MAX_DECODE_LEVELS} levels deep`,
   escapes_base: 'the joined URL would not stay below it',
@@ -49,7 +45,11 @@ export class UnsafeSubPathError extends ValidationError {
   ) {
     const shown = subPath.length > SHOWN_CHARS ? `${subPath.slice(0, SHOWN_CHARS)}…` : subPath;
     const where = segment !== null && segment !== subPath ? ` (segment "${segment.slice(0, SHOWN_CHARS)}")` : '';
-    super(`The sub-path "${shown}"${where} cannot be appended below the path "${basePath}": ${WHY[reason]}.`, { subPath, reason, basePath, segment }, UNSAFE_SUB_PATH);
+    super(
+      `The sub-path "${shown}"${where} cannot be appended below the path "${basePath}": ${WHY[reason]}.`,
+      { subPath, reason, basePath, segment },
+      UNSAFE_SUB_PATH,
+    );
   }
 }
 

@@ -30,7 +30,13 @@ export type HeaderOverrides = Record<string, string | null>;
  * with a recomputed value; a chunked body gets a Content-Length where its
  * Transfer-Encoding was.
  */
-export function buildHeaders(original: HeaderPairs, target: URL, body: Buffer, overrides: HeaderOverrides, signed: HeaderPairs): HeaderPairs {
+export function buildHeaders(
+  original: HeaderPairs,
+  target: URL,
+  body: Buffer,
+  overrides: HeaderOverrides,
+  signed: HeaderPairs,
+): HeaderPairs {
   const named = new Set<string>();
   for (const [name, value] of original) {
     if (name.toLowerCase() === 'connection') for (const n of value.split(',')) named.add(n.trim().toLowerCase());

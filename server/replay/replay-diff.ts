@@ -105,7 +105,12 @@ function diffBodies(a: StoredReplay, b: StoredReplay): ReplayDiff['body'] {
   }
   const format = json ? 'json' : 'text';
   if (!changed) return { changed, format, patch: '', changes: [], sizes };
-  const changes = diffLines(left, right).map((c) => ({ value: c.value, added: c.added, removed: c.removed, count: c.count }));
+  const changes = diffLines(left, right).map((c) => ({
+    value: c.value,
+    added: c.added,
+    removed: c.removed,
+    count: c.count,
+  }));
   const patch = createTwoFilesPatch(`a/${a.id}`, `b/${b.id}`, left, right, undefined, undefined, { context: 3 });
   return { changed, format, patch, changes, sizes };
 }

@@ -61,16 +61,21 @@ export class ReplayRepository {
   }
 
   /** Newest first, without response bodies. */
-  async forLog(accountId: string, logId: string, limit: number, offset: number): Promise<{ rows: StoredReplay[]; total: number }> {
+  async forLog(
+    accountId: string,
+    logId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: StoredReplay[]; total: number }> {
     const rows = await this.store.all<ReplayRow>(
       `SELECT ${COLUMNS} FROM replays WHERE account_id = ? AND log_id = ?
        ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
       [accountId, logId, limit, offset],
     );
-    const count = await this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM replays WHERE account_id = ? AND log_id = ?', [
-      accountId,
-      logId,
-    ]);
+    const count = await this.store.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM replays WHERE account_id = ? AND log_id = ?',
+      [accountId, logId],
+    );
     return { rows: rows.map(decode), total: count?.n ?? 0 };
   }
 
@@ -83,8 +88,13 @@ export class ReplayRepository {
   }
 
   /** Status, time and trigger of every attempt since `sinceMs`, for stats. */
-  async since(accountId: string, sinceMs: number): Promise<Pick<StoredReplay, 'status' | 'error' | 'responseTime' | 'trigger'>[]> {
-    const rows = await this.store.all<Pick<ReplayRow, 'status' | 'error_code' | 'error_message' | 'response_time' | 'replay_trigger'>>(
+  async since(
+    accountId: string,
+    sinceMs: number,
+  ): Promise<Pick<StoredReplay, 'status' | 'error' | 'responseTime' | 'trigger'>[]> {
+    const rows = await this.store.all<
+      Pick<ReplayRow, 'status' | 'error_code' | 'error_message' | 'response_time' | 'replay_trigger'>
+    >(
       `SELECT status, error_code, error_message, response_time, replay_trigger FROM replays
        WHERE account_id = ? AND created_at >= ?`,
       [accountId, sinceMs],
@@ -108,7 +118,9 @@ export class ReplayRepository {
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
-    await this.store.write([{ sql: 'DELETE FROM replays WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] }]);
+    await this.store.write([
+      { sql: 'DELETE FROM replays WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
+    ]);
   }
 
   async deleteForLogs(accountId: string, logIds: readonly string[]): Promise<void> {

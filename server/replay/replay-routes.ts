@@ -19,9 +19,19 @@ import type { ReplayService } from './replay-service.ts';
 type Body = z.output<typeof ReplayBody>;
 
 const REPLAY_RESPONSES = [
-  { status: 200, description: 'The target answered (any status, 4xx/5xx included); the attempt is in history', data: ReplayDetailSchema },
-  { status: 409, description: 'The log body was truncated (pass a body), or the endpoint has no secret to re-sign with' },
-  { status: 502, description: 'TARGET_UNREACHABLE: DNS failure, connection refused or reset; recorded, details.replayId' },
+  {
+    status: 200,
+    description: 'The target answered (any status, 4xx/5xx included); the attempt is in history',
+    data: ReplayDetailSchema,
+  },
+  {
+    status: 409,
+    description: 'The log body was truncated (pass a body), or the endpoint has no secret to re-sign with',
+  },
+  {
+    status: 502,
+    description: 'TARGET_UNREACHABLE: DNS failure, connection refused or reset; recorded, details.replayId',
+  },
   { status: 504, description: 'TARGET_TIMEOUT: no complete answer within timeoutMs; recorded, details.replayId' },
 ];
 
@@ -36,7 +46,9 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       params: LogIdParams,
       body: ReplayBody,
       responses: REPLAY_RESPONSES,
-      handler: async ({ account, params, body }) => ({ data: await replays.replay(account, params.webhookLogId, body) }),
+      handler: async ({ account, params, body }) => ({
+        data: await replays.replay(account, params.webhookLogId, body),
+      }),
     }),
     route<z.output<typeof AliasParams>, Record<string, never>, Body>({
       method: 'post',
@@ -67,7 +79,9 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       tag,
       params: ReplayParams,
       responses: [{ status: 200, description: 'The replay', data: ReplayDetailSchema }],
-      handler: async ({ account, params }) => ({ data: await replays.get(account, params.webhookLogId, params.replayId) }),
+      handler: async ({ account, params }) => ({
+        data: await replays.get(account, params.webhookLogId, params.replayId),
+      }),
     }),
     route<z.output<typeof LogIdParams>, z.output<typeof DiffQuery>>({
       method: 'get',
@@ -77,7 +91,9 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       params: LogIdParams,
       query: DiffQuery,
       responses: [{ status: 200, description: 'The differences', data: DiffSchema }],
-      handler: async ({ account, params, query }) => ({ data: await replays.diff(account, params.webhookLogId, query.a, query.b) }),
+      handler: async ({ account, params, query }) => ({
+        data: await replays.diff(account, params.webhookLogId, query.a, query.b),
+      }),
     }),
     route<z.output<typeof EndpointParams>>({
       method: 'get',

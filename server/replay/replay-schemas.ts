@@ -12,7 +12,8 @@ const targetUrl = z
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     };
-    if (v === undefined || v === null || v === '') return fail('targetUrl is required (the absolute http:// or https:// URL to send to).');
+    if (v === undefined || v === null || v === '')
+      return fail('targetUrl is required (the absolute http:// or https:// URL to send to).');
     if (typeof v !== 'string') return fail('targetUrl must be a string.');
     if (v.length > 2048) return fail('targetUrl must be at most 2048 characters.');
     let url: URL;
@@ -25,7 +26,8 @@ const targetUrl = z
       return fail(`targetUrl must use http or https (got ${url.protocol.replace(/:$/, '')}).`);
     }
     if (url.hostname === '') return fail('targetUrl must name a host.');
-    if (url.username || url.password) return fail('targetUrl must not carry credentials; send an Authorization header instead.');
+    if (url.username || url.password)
+      return fail('targetUrl must not carry credentials; send an Authorization header instead.');
     return url.href;
   })
   .meta({ description: 'Absolute http:// or https:// URL to send the delivery to.', type: 'string' });
@@ -47,7 +49,8 @@ const headers = z
   })
   .superRefine((h, ctx) => {
     for (const [name, value] of Object.entries(h)) {
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `headers: "${name}" is not a valid header name.` });
+      if (!HEADER_NAME.test(name))
+        ctx.addIssue({ code: 'custom', path: [name], message: `headers: "${name}" is not a valid header name.` });
       else if (COMPUTED_HEADERS.has(name.toLowerCase())) {
         ctx.addIssue({
           code: 'custom',
@@ -55,7 +58,11 @@ const headers = z
           message: `headers.${name} cannot be set: Content-Length and connection headers are computed for the request that is sent.`,
         });
       } else if (value !== null && (INVALID_VALUE.test(value) || value.length > 8192)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `headers.${name} must be at most 8192 characters without line breaks.` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `headers.${name} must be at most 8192 characters without line breaks.`,
+        });
       }
     }
   })
@@ -96,7 +103,10 @@ export const HistoryQuery = z.object({
 
 const replayId = (field: 'a' | 'b') =>
   z
-    .string({ error: (i) => (i.input === undefined ? `${field} is required (a replay id of this log).` : `${field} must be given once.`) })
+    .string({
+      error: (i) =>
+        i.input === undefined ? `${field} is required (a replay id of this log).` : `${field} must be given once.`,
+    })
     .min(1, { error: `${field} must not be empty.` })
     .max(100, { error: `${field} must be at most 100 characters.` });
 

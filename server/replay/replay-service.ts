@@ -121,8 +121,13 @@ export class ReplayService implements ReplayReader {
     });
 
     if (result.error) {
-      const details = { replayId: record.id, targetUrl: url.href, field: result.error.code === NOT_SENT ? 'headers' : undefined };
-      if (result.error.code === TIMEOUT) throw new GatewayTimeoutError(result.error.message, details, result.error.code);
+      const details = {
+        replayId: record.id,
+        targetUrl: url.href,
+        field: result.error.code === NOT_SENT ? 'headers' : undefined,
+      };
+      if (result.error.code === TIMEOUT)
+        throw new GatewayTimeoutError(result.error.message, details, result.error.code);
       if (result.error.code === NOT_SENT) throw new ValidationError(result.error.message, details, result.error.code);
       throw new BadGatewayError(result.error.message, details, result.error.code);
     }
@@ -211,7 +216,10 @@ export class ReplayService implements ReplayReader {
   private async own(account: AccountContext, logId: string, replayId: string, field?: string): Promise<StoredReplay> {
     const r = await this.deps.repo.find(account.id, replayId);
     if (!r || r.logId !== logId) {
-      throw new NotFoundError(`Replay ${replayId} of log ${logId} was not found${field ? ` (query parameter ${field})` : ''}.`, 'REPLAY_NOT_FOUND');
+      throw new NotFoundError(
+        `Replay ${replayId} of log ${logId} was not found${field ? ` (query parameter ${field})` : ''}.`,
+        'REPLAY_NOT_FOUND',
+      );
     }
     return r;
   }

@@ -99,7 +99,9 @@ function verdict(v: LogDetail['verification']): string {
 /** The read-only page of a shared delivery. */
 export function renderSharePage(s: OpenedShare): string {
   const d = s.log;
-  const truncated = d.truncated ? `<p class="meta">Only the first ${d.storedSize} of ${d.size} bytes were kept (over the size limit).</p>` : '';
+  const truncated = d.truncated
+    ? `<p class="meta">Only the first ${d.storedSize} of ${d.size} bytes were kept (over the size limit).</p>`
+    : '';
   const inner = `<h1>${escapeHtml(d.method)} ${escapeHtml(d.path)}</h1>
 <p class="meta">Received ${escapeHtml(d.receivedAt)} &middot; ${d.size} bytes &middot; link expires ${escapeHtml(s.expiresAt)}${
     s.redacted ? ' &middot; credentials and signatures redacted' : ''

@@ -27,9 +27,22 @@ function wantsJson(req: IncomingMessage): boolean {
   return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   const payload = Buffer.from(body, 'utf8');
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': payload.length, vary: 'Accept', ...extra });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': type,
+    'content-length': payload.length,
+    vary: 'Accept',
+    ...extra,
+  });
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
@@ -46,7 +59,15 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
       const mapped = mapError(err, (e) => onError(e, requestContext(req, 'share')));
       const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
       if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
-      else send(req, res, mapped.status, 'text/html; charset=utf-8', renderErrorPage(mapped.status, mapped.body.error.message), extra);
+      else
+        send(
+          req,
+          res,
+          mapped.status,
+          'text/html; charset=utf-8',
+          renderErrorPage(mapped.status, mapped.body.error.message),
+          extra,
+        );
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       fail(new MethodNotAllowedError('Share links are read-only: use GET or HEAD.', 'GET, HEAD'));

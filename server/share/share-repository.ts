@@ -42,12 +42,17 @@ export class ShareRepository {
   }
 
   async findForLog(accountId: string, logId: string): Promise<ShareRecord | undefined> {
-    const row = await this.store.get<ShareRow>('SELECT * FROM shares WHERE account_id = ? AND log_id = ?', [accountId, logId]);
+    const row = await this.store.get<ShareRow>('SELECT * FROM shares WHERE account_id = ? AND log_id = ?', [
+      accountId,
+      logId,
+    ]);
     return row ? fromRow(row) : undefined;
   }
 
   async deleteForLog(accountId: string, logId: string): Promise<void> {
-    await this.store.write([{ sql: 'DELETE FROM shares WHERE account_id = ? AND log_id = ?', params: [accountId, logId] }]);
+    await this.store.write([
+      { sql: 'DELETE FROM shares WHERE account_id = ? AND log_id = ?', params: [accountId, logId] },
+    ]);
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {

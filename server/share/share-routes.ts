@@ -18,7 +18,10 @@ export function shareRoutes(shares: ShareService): RouteSpec[] {
       body: CreateShareBody,
       bodyOptional: true,
       responses: [{ status: 201, description: 'The link; the only time its token is shown', data: ShareSchema }],
-      handler: async ({ account, params, body }) => ({ status: 201, data: await shares.create(account, params.logId, body) }),
+      handler: async ({ account, params, body }) => ({
+        status: 201,
+        data: await shares.create(account, params.logId, body),
+      }),
     }),
     route<Params>({
       method: 'delete',

@@ -33,7 +33,8 @@ export interface OpenedShare {
 }
 
 const HOUR_MS = 3_600_000;
-const notFound = (): NotFoundError => new NotFoundError('This share link does not exist or was revoked.', 'SHARE_NOT_FOUND');
+const notFound = (): NotFoundError =>
+  new NotFoundError('This share link does not exist or was revoked.', 'SHARE_NOT_FOUND');
 
 export class ShareService {
   constructor(private readonly deps: ShareServiceDeps) {}

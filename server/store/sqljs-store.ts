@@ -4,7 +4,18 @@ import { systemClock } from '../support/clock.ts';
 import { ensurePrivateDir } from '../support/private-files.ts';
 import { encodeRecord, type JournalRecord } from './journal-codec.ts';
 import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
-import type { BatchResult, CheckpointResult, Migration, ReadQuery, Row, SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from './store-types.ts';
+import type {
+  BatchResult,
+  CheckpointResult,
+  Migration,
+  ReadQuery,
+  Row,
+  SqlValue,
+  Store,
+  WriteAck,
+  WriteOp,
+  WriteReceipt,
+} from './store-types.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { OpenResult } from './worker-protocol.ts';
 
@@ -62,7 +73,9 @@ export class SqljsStore implements Store {
   static async open(options: SqljsStoreOptions): Promise<SqljsStore> {
     const onError = options.onError ?? ((e: Error) => console.error(`hookscope store: ${e.message}`));
     await ensurePrivateDir(options.dir);
-    const client = new WorkerClient(onError, (seq, message) => onError(new Error(`write ${seq} was not applied: ${message}`)));
+    const client = new WorkerClient(onError, (seq, message) =>
+      onError(new Error(`write ${seq} was not applied: ${message}`)),
+    );
     try {
       const info = (await client.call({ t: 'open', dir: options.dir, migrations: options.migrations })) as OpenResult;
       // The next segment number comes from recovery, so the journal opens after it.
@@ -169,13 +182,15 @@ export class SqljsStore implements Store {
     if (this.closed || this.checkpointing || this.client.failure) return;
     const bySize = this.journal.bytesSinceRotate >= this.opts.checkpointBytes;
     const byTime =
-      this.journal.bytesSinceRotate > 0 && this.opts.clock.now() - this.lastCheckpointAt >= this.opts.checkpointIntervalMs;
+      this.journal.bytesSinceRotate > 0 &&
+      this.opts.clock.now() - this.lastCheckpointAt >= this.opts.checkpointIntervalMs;
     if (!bySize && !byTime) return;
     await this.checkpoint().catch((e: unknown) => this.opts.onError(toError(e)));
   }
 
   private assertUsable(): void {
     if (this.closed) throw new StoreUnavailableError('The store is closed.');
-    if (this.client.failure) throw new StoreUnavailableError(`The store is unavailable: ${this.client.failure.message}`);
+    if (this.client.failure)
+      throw new StoreUnavailableError(`The store is unavailable: ${this.client.failure.message}`);
   }
 }

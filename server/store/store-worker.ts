@@ -101,7 +101,7 @@ class DatabaseHost {
     const stmt = this.statement(sql);
     try {
       stmt.bind(params);
-      if (one) return stmt.step() ? (stmt.getAsObject()) : undefined;
+      if (one) return stmt.step() ? stmt.getAsObject() : undefined;
       const rows: Row[] = [];
       while (stmt.step()) rows.push(stmt.getAsObject());
       return rows;
@@ -164,7 +164,9 @@ class DatabaseHost {
         db.run('COMMIT');
       } catch (e) {
         db.run('ROLLBACK');
-        throw new Error(`migration ${m.version} (${m.name}) failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        throw new Error(`migration ${m.version} (${m.name}) failed: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+        });
       }
     }
   }

@@ -13,7 +13,7 @@ export class IdGenerator {
     private readonly clock: Clock,
     private readonly random: Random,
   ) {
-    this.ulid = monotonicFactory(() => (this.random.bytes(4).readUInt32BE(0) / 0x1_0000_0000));
+    this.ulid = monotonicFactory(() => this.random.bytes(4).readUInt32BE(0) / 0x1_0000_0000);
   }
 
   opaque(prefix: string, length = 20): string {

@@ -20,19 +20,29 @@ export interface FatalLog {
  * exiting without a checkpoint loses nothing. Returns the function that removes
  * the handlers.
  */
-export function exitOnFatalErrors(proc: ProcessEvents, log: FatalLog, exit: (code: number) => void, graceMs = 2000): () => void {
+export function exitOnFatalErrors(
+  proc: ProcessEvents,
+  log: FatalLog,
+  exit: (code: number) => void,
+  graceMs = 2000,
+): () => void {
   let exiting = false;
-  const fatal = (what: string) => (err: unknown): void => {
-    log.logger.fatal({ err: err instanceof Error ? err : new Error(`A non-Error value (${typeof err}) was thrown.`) }, `${what}; exiting`);
-    if (exiting) return;
-    exiting = true;
-    // A log that cannot be flushed must not keep a broken process alive.
-    const timer = setTimeout(() => exit(1), graceMs);
-    void log.close().finally(() => {
-      clearTimeout(timer);
-      exit(1);
-    });
-  };
+  const fatal =
+    (what: string) =>
+    (err: unknown): void => {
+      log.logger.fatal(
+        { err: err instanceof Error ? err : new Error(`A non-Error value (${typeof err}) was thrown.`) },
+        `${what}; exiting`,
+      );
+      if (exiting) return;
+      exiting = true;
+      // A log that cannot be flushed must not keep a broken process alive.
+      const timer = setTimeout(() => exit(1), graceMs);
+      void log.close().finally(() => {
+        clearTimeout(timer);
+        exit(1);
+      });
+    };
   const onException = fatal('uncaught exception');
   const onRejection = fatal('unhandled promise rejection');
   proc.on('uncaughtException', onException);

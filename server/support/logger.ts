@@ -108,7 +108,10 @@ export async function openEngineLog(o: EngineLogOptions): Promise<EngineLog> {
     file: join(dir, LOG_FILE),
     addConsole: (print) => {
       consoles.push(print);
-      streams.add({ level, stream: { write: (line: string) => void (closed ? undefined : print(formatLogLine(line))) } });
+      streams.add({
+        level,
+        stream: { write: (line: string) => void (closed ? undefined : print(formatLogLine(line))) },
+      });
     },
     close: async () => {
       if (closed) return;

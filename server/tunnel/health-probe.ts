@@ -30,7 +30,9 @@ export async function probePublicUrl(url: string, o: ProbeOptions): Promise<void
       headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json', 'user-agent': 'hookscope-tunnel-probe' },
     });
   } catch (e) {
-    throw new Error(`The public URL ${url} did not answer: ${e instanceof Error ? e.message : String(e)}.`, { cause: e });
+    throw new Error(`The public URL ${url} did not answer: ${e instanceof Error ? e.message : String(e)}.`, {
+      cause: e,
+    });
   }
   if (res.status === 200 && isOurHealth(res.body)) return;
   throw new Error(`The public URL ${url} answered HTTP ${res.status} instead of this engine's health check.`);

@@ -61,7 +61,10 @@ function getOnce(url: URL, opts: HttpGetOptions): Promise<HttpGetResult> {
       headers: { host: url.host, connection: 'close', ...opts.headers },
     });
     const limit = opts.maxBodyBytes ?? 256 * 1024;
-    const timer = setTimeout(() => req.destroy(new Error(`no answer from ${url.host} within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer from ${url.host} within ${opts.timeoutMs} ms`)),
+      opts.timeoutMs,
+    );
     const onAbort = (): void => {
       req.destroy(abortReason(opts.signal!));
     };

@@ -91,7 +91,9 @@ export class LocaltunnelProvider implements TunnelProvider {
       });
     } catch (e) {
       if (signal.aborted) throw e;
-      throw new Error(`Cannot reach the tunnel server ${o.host}: ${e instanceof Error ? e.message : String(e)}.`, { cause: e });
+      throw new Error(`Cannot reach the tunnel server ${o.host}: ${e instanceof Error ? e.message : String(e)}.`, {
+        cause: e,
+      });
     }
     let body: unknown;
     try {
@@ -101,9 +103,16 @@ export class LocaltunnelProvider implements TunnelProvider {
     }
     const message = isRecord(body) && typeof body.message === 'string' ? `: ${body.message}` : '';
     if (res.status >= 500) throw new Error(`The tunnel server ${o.host} failed (HTTP ${res.status}${message}).`);
-    if (res.status !== 200) throw new TunnelRefusedError(`The tunnel server ${o.host} refused the tunnel (HTTP ${res.status}${message}).`, res.status);
+    if (res.status !== 200)
+      throw new TunnelRefusedError(
+        `The tunnel server ${o.host} refused the tunnel (HTTP ${res.status}${message}).`,
+        res.status,
+      );
     if (!isRegistration(body)) {
-      throw new TunnelRefusedError(`${o.host} did not answer like a localtunnel server (no tunnel id, port and url in its answer).`, res.status);
+      throw new TunnelRefusedError(
+        `${o.host} did not answer like a localtunnel server (no tunnel id, port and url in its answer).`,
+        res.status,
+      );
     }
     return { ...body, url: body.url.replace(/\/+$/, '') };
   }

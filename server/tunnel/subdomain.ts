@@ -26,5 +26,7 @@ export function normalizeHost(host: string): string {
 /** The public localtunnel service shows browsers a warning page; self-hosted servers do not. */
 export function isPublicLocaltunnel(host: string, url: string | null): boolean {
   const names = [new URL(host).hostname, url ? new URL(url).hostname : ''];
-  return names.some((n) => n === 'localtunnel.me' || n === 'loca.lt' || n.endsWith('.loca.lt') || n.endsWith('.localtunnel.me'));
+  return names.some(
+    (n) => n === 'localtunnel.me' || n === 'loca.lt' || n.endsWith('.loca.lt') || n.endsWith('.localtunnel.me'),
+  );
 }

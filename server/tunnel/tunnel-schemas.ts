@@ -7,12 +7,21 @@ export const TunnelStatusSchema = z.object({
   enabled: z.boolean(),
   url: z.string().nullable().meta({ description: 'The public base URL while online, else null.' }),
   since: z.string().meta({ description: 'When the current state began (ISO 8601).' }),
-  lastError: z.string().nullable().meta({ description: 'The last problem, as a sentence (also set while online after a subdomain fallback).' }),
+  lastError: z
+    .string()
+    .nullable()
+    .meta({ description: 'The last problem, as a sentence (also set while online after a subdomain fallback).' }),
   attempts: z.number().int().meta({ description: 'Connection attempts since the tunnel was enabled or last dropped.' }),
   host: z.string().meta({ description: 'The localtunnel server.' }),
   subdomain: z.string().nullable().meta({ description: 'The subdomain in use while online, else the one asked for.' }),
-  lastDeliveryAt: z.string().nullable().meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
-  browserNotice: z.string().nullable().meta({ description: 'While online through the public localtunnel service: what a browser visitor must do.' }),
+  lastDeliveryAt: z
+    .string()
+    .nullable()
+    .meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
+  browserNotice: z
+    .string()
+    .nullable()
+    .meta({ description: 'While online through the public localtunnel service: what a browser visitor must do.' }),
 });
 
 const subdomain = z

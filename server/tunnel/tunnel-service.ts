@@ -119,7 +119,9 @@ export class TunnelService {
    */
   async update(account: AccountContext, input: TunnelUpdate): Promise<TunnelView> {
     if (!isOwner(account)) {
-      throw new ForbiddenError('Only the owner account of this install (the default account of `hookscope token`) may change the tunnel; other accounts may read its status.');
+      throw new ForbiddenError(
+        'Only the owner account of this install (the default account of `hookscope token`) may change the tunnel; other accounts may read its status.',
+      );
     }
     return this.apply(input);
   }

@@ -79,7 +79,15 @@ export class TunnelSupervisor {
   private readonly listeners = new Set<StatusListener>();
 
   constructor(private readonly deps: SupervisorDeps) {
-    this.current = { state: 'disabled', url: null, since: deps.clock.now(), lastError: null, attempts: 0, host: '', subdomain: null };
+    this.current = {
+      state: 'disabled',
+      url: null,
+      since: deps.clock.now(),
+      lastError: null,
+      attempts: 0,
+      host: '',
+      subdomain: null,
+    };
   }
 
   status(): SupervisorStatus {
@@ -106,7 +114,14 @@ export class TunnelSupervisor {
     this.failures = 0;
     this.heldWanted = false;
     this.reclaimTries = 0;
-    this.update({ state: 'connecting', url: null, lastError: null, attempts: 0, host: target.host, subdomain: target.subdomain });
+    this.update({
+      state: 'connecting',
+      url: null,
+      lastError: null,
+      attempts: 0,
+      host: target.host,
+      subdomain: target.subdomain,
+    });
     this.startAttempt(gen);
   }
 
@@ -130,11 +145,19 @@ export class TunnelSupervisor {
     this.update({ state: 'connecting', url: null, attempts: this.current.attempts + 1, subdomain: want });
     const ac = new AbortController();
     this.attemptAbort = ac;
-    const timer = setTimeout(() => ac.abort(new Error(`The tunnel did not open within ${timings.openTimeoutMs} ms.`)), timings.openTimeoutMs);
+    const timer = setTimeout(
+      () => ac.abort(new Error(`The tunnel did not open within ${timings.openTimeoutMs} ms.`)),
+      timings.openTimeoutMs,
+    );
     let link: TunnelLink | null = null;
     try {
       link = await this.deps.provider.expose(
-        { host: target.host, subdomain: want, localPort: target.localPort, ...(target.localHost ? { localHost: target.localHost } : {}) },
+        {
+          host: target.host,
+          subdomain: want,
+          localPort: target.localPort,
+          ...(target.localHost ? { localHost: target.localHost } : {}),
+        },
         ac.signal,
       );
       let notice: string | null = null;
@@ -142,7 +165,9 @@ export class TunnelSupervisor {
         if (want === target.subdomain && (this.heldWanted || target.remembered) && this.reclaimTries < RECLAIM_TRIES) {
           // Our previous connection may still hold the name for the server's grace period.
           this.reclaimTries++;
-          throw new StillHeldError(`The subdomain "${want}" is still held on ${target.host}, probably by this install's previous connection; retrying.`);
+          throw new StillHeldError(
+            `The subdomain "${want}" is still held on ${target.host}, probably by this install's previous connection; retrying.`,
+          );
         }
         notice = `The subdomain "${want}" is taken on ${target.host} (another client holds it); using "${link.subdomain}" instead.`;
       }
@@ -207,23 +232,25 @@ export class TunnelSupervisor {
       this.probeTimer = null;
       const ac = new AbortController();
       this.probeAbort = ac;
-      probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal: ac.signal }).then(
-        () => {
-          this.probeMisses = 0;
-          return true;
-        },
-        (e: unknown) => {
-          if (gen !== this.gen || this.link !== link) return false;
-          if (++this.probeMisses >= timings.probeFailures) {
-            this.lost(gen, link, e instanceof Error ? e.message : String(e));
-            return false;
-          }
-          return true;
-        },
-      ).then((again) => {
-        if (this.probeAbort === ac) this.probeAbort = null;
-        if (again && gen === this.gen && this.link === link) this.scheduleProbe(gen, link);
-      }, this.deps.onError);
+      probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal: ac.signal })
+        .then(
+          () => {
+            this.probeMisses = 0;
+            return true;
+          },
+          (e: unknown) => {
+            if (gen !== this.gen || this.link !== link) return false;
+            if (++this.probeMisses >= timings.probeFailures) {
+              this.lost(gen, link, e instanceof Error ? e.message : String(e));
+              return false;
+            }
+            return true;
+          },
+        )
+        .then((again) => {
+          if (this.probeAbort === ac) this.probeAbort = null;
+          if (again && gen === this.gen && this.link === link) this.scheduleProbe(gen, link);
+        }, this.deps.onError);
     }, timings.probeIntervalMs);
   }
 
@@ -232,7 +259,13 @@ export class TunnelSupervisor {
     if (gen !== this.gen || this.link !== link) return;
     this.link = null;
     this.clearTimers();
-    this.update({ state: 'offline', url: null, lastError: reason, attempts: 0, subdomain: this.target?.subdomain ?? null });
+    this.update({
+      state: 'offline',
+      url: null,
+      lastError: reason,
+      attempts: 0,
+      subdomain: this.target?.subdomain ?? null,
+    });
     this.asking = this.target?.subdomain ?? null;
     this.inFlight = link
       .close()
@@ -285,4 +318,3 @@ export class TunnelSupervisor {
     }
   }
 }
-

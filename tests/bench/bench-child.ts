@@ -21,9 +21,17 @@ export interface ChildHandle<Ready> {
  * With BENCH_CPU_PROF=<dir> set, each child writes V8 CPU profiles there (main thread and
  * workers), to see where the time goes (open them in Chrome DevTools).
  */
-export async function startChild<Ready>(script: URL, input: unknown, readyTimeoutMs = 60_000): Promise<ChildHandle<Ready>> {
+export async function startChild<Ready>(
+  script: URL,
+  input: unknown,
+  readyTimeoutMs = 60_000,
+): Promise<ChildHandle<Ready>> {
   const child = fork(script, [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     env: { ...process.env, BENCH_INPUT: JSON.stringify(input) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -33,7 +41,10 @@ export async function startChild<Ready>(script: URL, input: unknown, readyTimeou
   let nextId = 1;
 
   const ready = await new Promise<Ready>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script.pathname} was not ready within ${readyTimeoutMs} ms`)), readyTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script.pathname} was not ready within ${readyTimeoutMs} ms`)),
+      readyTimeoutMs,
+    );
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'ready') {
         clearTimeout(timer);
@@ -100,7 +111,11 @@ export async function startChild<Ready>(script: URL, input: unknown, readyTimeou
  * answered and then the process exits; losing the parent stops it too, and a
  * lifetime cap ends it whatever happens, so no child outlives the benchmark.
  */
-export function answerParent(ready: unknown, handlers: Handlers & { stop: () => Promise<unknown> }, maxLifetimeMs = 15 * 60_000): void {
+export function answerParent(
+  ready: unknown,
+  handlers: Handlers & { stop: () => Promise<unknown> },
+  maxLifetimeMs = 15 * 60_000,
+): void {
   const send = (m: ChildMessage, then?: () => void): void => {
     process.send!(m, undefined, {}, () => then?.());
   };

@@ -17,17 +17,26 @@ async function runtimePid(dataDir: string): Promise<number | null> {
 }
 
 /** One start: milliseconds from spawn to runtime.json naming the new process; then a clean stop. */
-export async function timeCliStartup(dataDir: string, env: Record<string, string>, timeoutMs = 30_000): Promise<number> {
+export async function timeCliStartup(
+  dataDir: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--api-port', '0', '--receiver-port', '0', '--no-tunnel'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--data-dir', dataDir, '--api-port', '0', '--receiver-port', '0', '--no-tunnel'],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     for (;;) {
       if ((await runtimePid(dataDir)) === child.pid) return performance.now() - t0;
-      if (child.exitCode !== null) throw new Error(`hookscope serve exited (${child.exitCode}) before writing runtime.json`);
+      if (child.exitCode !== null)
+        throw new Error(`hookscope serve exited (${child.exitCode}) before writing runtime.json`);
       if (performance.now() - t0 > timeoutMs) throw new Error(`hookscope serve did not start within ${timeoutMs} ms`);
       await sleep(5);
     }

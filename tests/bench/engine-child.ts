@@ -90,7 +90,13 @@ async function withLoopDelay<T>(during: () => Promise<T>): Promise<{ result: T; 
   }
 }
 
-const ready: EngineChildReady = { apiUrl: engine.apiUrl, receiverUrl: engine.receiverUrl, token, endpointIds, startEngineMs };
+const ready: EngineChildReady = {
+  apiUrl: engine.apiUrl,
+  receiverUrl: engine.receiverUrl,
+  token,
+  endpointIds,
+  startEngineMs,
+};
 answerParent(ready, {
   /** Resident memory now and its peak since the previous call (or the start). */
   memory: async (): Promise<MemoryMeasure> => {
@@ -99,7 +105,8 @@ answerParent(ready, {
     peakRss = rss;
     return measure;
   },
-  loopDelay: async (ms: unknown): Promise<LoopDelay> => (await withLoopDelay(() => sleep(Math.min(Number(ms), 30_000)))).delay,
+  loopDelay: async (ms: unknown): Promise<LoopDelay> =>
+    (await withLoopDelay(() => sleep(Math.min(Number(ms), 30_000)))).delay,
   checkpoint: async (capMs: unknown): Promise<CheckpointMeasure> => {
     const cap = Math.min(Number(capMs ?? 120_000), 120_000);
     const c0 = performance.now();

@@ -60,7 +60,13 @@ async function measure(url: string, o: IngestOptions): Promise<{ load: LoadResul
 async function bare(o: IngestOptions): Promise<IngestRun> {
   const child = await startChild<{ url: string }>(BARE, null);
   try {
-    return { ...(await measure(child.ready.url, o)), stored: null, catchUpMs: null, catchUpLimitMs: null, durable: null };
+    return {
+      ...(await measure(child.ready.url, o)),
+      stored: null,
+      catchUpMs: null,
+      catchUpLimitMs: null,
+      durable: null,
+    };
   } finally {
     await child.stop();
   }
@@ -76,10 +82,12 @@ async function engine(o: IngestOptions, sync: 'interval' | 'strict'): Promise<In
     const { apiUrl, receiverUrl, token, endpointIds } = child.ready;
     const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o);
     const t0 = performance.now();
-    const page = await apiGet<{ data: { total: number } }>(apiUrl, token, '/api/webhooks/logs?limit=1', limit).catch((e: unknown) => {
-      if (e instanceof Error && e.name === 'TimeoutError') return null;
-      throw e;
-    });
+    const page = await apiGet<{ data: { total: number } }>(apiUrl, token, '/api/webhooks/logs?limit=1', limit).catch(
+      (e: unknown) => {
+        if (e instanceof Error && e.name === 'TimeoutError') return null;
+        throw e;
+      },
+    );
     const catchUpMs = performance.now() - t0;
     // Killed, not stopped: a clean stop would checkpoint, which waits for every record still
     // to apply. What the files hold then is exactly what the acknowledgements promised.

@@ -10,7 +10,13 @@ import { SqljsStore } from '../../server/store/sqljs-store.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 import { startChild, type ChildHandle } from './bench-child.ts';
 import { timeCliStartup } from './cli-startup.ts';
-import type { CheckpointMeasure, EngineChildInput, EngineChildReady, LoopDelay, MemoryMeasure } from './engine-child.ts';
+import type {
+  CheckpointMeasure,
+  EngineChildInput,
+  EngineChildReady,
+  LoopDelay,
+  MemoryMeasure,
+} from './engine-child.ts';
 import { postLoad, webhookBody, type LoadResult } from './load.ts';
 import { measureMetricsStats, type StatsMeasure } from './metrics-stats.bench.ts';
 import { SEARCH_TERMS, seedLogs } from './seed-logs.ts';
@@ -79,11 +85,23 @@ async function seed(dataDir: string, logs: number): Promise<Seeded> {
   const first = await engineOn(dataDir, 5);
   const endpointIds = first.ready.endpointIds;
   await first.stop();
-  const store = await SqljsStore.open({ dir: join(dataDir, 'store'), migrations: ALL_MIGRATIONS, checkpointBytes: 1 << 30, checkpointIntervalMs: 3_600_000 });
+  const store = await SqljsStore.open({
+    dir: join(dataDir, 'store'),
+    migrations: ALL_MIGRATIONS,
+    checkpointBytes: 1 << 30,
+    checkpointIntervalMs: 3_600_000,
+  });
   try {
     const now = Date.now();
     const account = accountIdFor(LOCAL_ACCOUNT);
-    const seedMs = await seedLogs(store, { accountId: account, endpointIds, count: logs, now, spanMs: 30 * DAY, withBodies: true });
+    const seedMs = await seedLogs(store, {
+      accountId: account,
+      endpointIds,
+      count: logs,
+      now,
+      spanMs: 30 * DAY,
+      withBodies: true,
+    });
     // The metrics queries alone, on exactly the seeded logs (later phases add deliveries).
     const metricsRepo = await measureMetricsStats(store, account, now, ['24h', '30d']);
     const cp = await store.checkpoint();
@@ -124,7 +142,8 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
 
     log(`large store: ${o.cliStarts} starts of hookscope serve`);
     const starts: number[] = [];
-    for (let i = 0; i < o.cliStarts; i++) starts.push(await timeCliStartup(dataDir, { HOOKSCOPE_RETENTION_MAX_LOGS: String(MAX_LOGS) }));
+    for (let i = 0; i < o.cliStarts; i++)
+      starts.push(await timeCliStartup(dataDir, { HOOKSCOPE_RETENTION_MAX_LOGS: String(MAX_LOGS) }));
     const cliStartupMs = summarize(starts);
     log(`  median ${Math.round(cliStartupMs.p50)} ms, max ${Math.round(cliStartupMs.max)} ms`);
 
@@ -133,10 +152,16 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
       const { apiUrl, receiverUrl, token } = child.ready;
       const get = (path: string) => apiGet(apiUrl, token, path);
       const storedBefore = ((await get('/api/webhooks/logs?limit=1')) as { data: { total: number } }).data.total;
-      log(`large store: engine up in ${Math.round(child.ready.startEngineMs)} ms with ${storedBefore} logs; list pages`);
+      log(
+        `large store: engine up in ${Math.round(child.ready.startEngineMs)} ms with ${storedBefore} logs; list pages`,
+      );
 
       for (let i = 0; i < 5; i++) await get('/api/webhooks/logs?limit=50'); // warm-up
-      const list = await timeCalls(() => get('/api/webhooks/logs?limit=50'), { count: o.listCalls, budgetMs: o.seriesBudgetMs, minCount: 20 });
+      const list = await timeCalls(() => get('/api/webhooks/logs?limit=50'), {
+        count: o.listCalls,
+        budgetMs: o.seriesBudgetMs,
+        minCount: 20,
+      });
       log(`  list p95 ${list.p95.toFixed(1)} ms`);
 
       log('large store: text search');
@@ -162,22 +187,41 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
       const metricsApi: Record<string, Timings> = {};
       for (const w of ['24h', '30d']) {
         await get(`/api/observability/metrics?window=${w}`);
-        metricsApi[w] = await timeCalls(() => get(`/api/observability/metrics?window=${w}`), { count: 7, budgetMs: o.seriesBudgetMs });
+        metricsApi[w] = await timeCalls(() => get(`/api/observability/metrics?window=${w}`), {
+          count: 7,
+          budgetMs: o.seriesBudgetMs,
+        });
       }
       const memoryAtRest = await child.call<MemoryMeasure>('memory');
-      log(`  resident memory ${memoryAtRest.rssMb.toFixed(0)} MB (peak so far ${memoryAtRest.peakRssMb.toFixed(0)} MB)`);
+      log(
+        `  resident memory ${memoryAtRest.rssMb.toFixed(0)} MB (peak so far ${memoryAtRest.peakRssMb.toFixed(0)} MB)`,
+      );
 
       log('large store: checkpoint while idle');
       const checkpointIdle = await child.call<CheckpointMeasure>('checkpoint');
       await child.call<MemoryMeasure>('memory'); // the next peak is the loaded checkpoint's own
       const url = `${receiverUrl}/webhook/${endpointIds[0]}`;
       log(`large store: checkpoint at a steady ${o.steadyRate} deliveries/s`);
-      const steady = await checkpointUnderLoad(child, url, { connections: o.connections, seconds: 60, rate: o.steadyRate }, 60_000);
-      log(`  checkpoint ${Math.round(steady.checkpoint.checkpointMs)} ms, longest stall ${steady.checkpoint.maxMs.toFixed(1)} ms, peak ${steady.memory.peakRssMb.toFixed(0)} MB`);
+      const steady = await checkpointUnderLoad(
+        child,
+        url,
+        { connections: o.connections, seconds: 60, rate: o.steadyRate },
+        60_000,
+      );
+      log(
+        `  checkpoint ${Math.round(steady.checkpoint.checkpointMs)} ms, longest stall ${steady.checkpoint.maxMs.toFixed(1)} ms, peak ${steady.memory.peakRssMb.toFixed(0)} MB`,
+      );
       log(`large store: checkpoint in a ${o.burstSeconds} s full-speed burst`);
-      const burst = await checkpointUnderLoad(child, url, { connections: o.connections, seconds: o.burstSeconds }, o.burstWatchMs);
+      const burst = await checkpointUnderLoad(
+        child,
+        url,
+        { connections: o.connections, seconds: o.burstSeconds },
+        o.burstWatchMs,
+      );
       const waited = burst.checkpoint.completed ? 'took' : 'not done after';
-      log(`  checkpoint ${waited} ${Math.round(burst.checkpoint.checkpointMs)} ms, longest stall ${burst.checkpoint.maxMs.toFixed(1)} ms, peak ${burst.memory.peakRssMb.toFixed(0)} MB`);
+      log(
+        `  checkpoint ${waited} ${Math.round(burst.checkpoint.checkpointMs)} ms, longest stall ${burst.checkpoint.maxMs.toFixed(1)} ms, peak ${burst.memory.peakRssMb.toFixed(0)} MB`,
+      );
 
       return {
         options: o,

@@ -48,7 +48,10 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     ...(opts.rate ? { overallRate: opts.rate } : {}),
   });
   // `seconds` stays the upper bound; stopWhen only ends the run sooner.
-  opts.stopWhen?.then(() => run.stop(), () => run.stop());
+  opts.stopWhen?.then(
+    () => run.stop(),
+    () => run.stop(),
+  );
   const r = await run;
   return {
     rps: r['2xx'] / r.duration,

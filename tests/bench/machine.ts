@@ -24,6 +24,8 @@ export function machineInfo(): MachineInfo {
     free,
     node: process.version,
     kernel: `${process.platform} ${release()}`,
-    loadAverage: loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadAverage: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }

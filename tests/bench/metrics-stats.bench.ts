@@ -23,8 +23,16 @@ export interface StatsMeasure {
 }
 
 /** Seven runs of the repository's stats query per window; medians of wall and process CPU time. */
-export async function measureMetricsStats(store: Store, accountId: string, now: number, windows: readonly MetricsWindowName[] = METRICS_WINDOWS): Promise<StatsMeasure[]> {
-  const repo = new LogsRepository(store, { maxLogsPerAccount: Number.MAX_SAFE_INTEGER, maxBodyBytesPerAccount: Number.MAX_SAFE_INTEGER });
+export async function measureMetricsStats(
+  store: Store,
+  accountId: string,
+  now: number,
+  windows: readonly MetricsWindowName[] = METRICS_WINDOWS,
+): Promise<StatsMeasure[]> {
+  const repo = new LogsRepository(store, {
+    maxLogsPerAccount: Number.MAX_SAFE_INTEGER,
+    maxBodyBytesPerAccount: Number.MAX_SAFE_INTEGER,
+  });
   const out: StatsMeasure[] = [];
   for (const name of windows) {
     const w = metricsWindow(name, now);
@@ -60,7 +68,14 @@ async function main(): Promise<void> {
   });
   try {
     const endpointIds = [0, 1, 2, 3, 4].map((i) => `ep_${i}`);
-    const ms = await seedLogs(store, { accountId: 'acc_bench', endpointIds, count: LOGS, now, spanMs: 30 * DAY, withBodies: false });
+    const ms = await seedLogs(store, {
+      accountId: 'acc_bench',
+      endpointIds,
+      count: LOGS,
+      now,
+      spanMs: 30 * DAY,
+      withBodies: false,
+    });
     console.log(`inserted ${LOGS} logs in ${Math.round(ms)} ms${noIndex ? ' (no received_at index)' : ''}`);
     for (const m of await measureMetricsStats(store, 'acc_bench', now)) {
       console.log(

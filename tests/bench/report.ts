@@ -55,7 +55,8 @@ The machine is shared and small, so figures move by some percent between runs; a
 result near its goal deserves a second run before anyone acts on it.
 `;
 
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number): string => `${fmt(n, n < 100 ? 1 : 0)} ms`;
 const verdict = (ok: boolean): string => (ok ? 'PASS' : '**FAIL**');
 const timings = (t: Timings): string => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)}, max ${ms(t.max)} (n=${t.n})`;
@@ -63,7 +64,11 @@ const timings = (t: Timings): string => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)}, max
 function ingestRow(name: string, r: IngestRun, bareRps: number): string {
   const l = r.load;
   const listed =
-    r.catchUpLimitMs === null ? 'n/a' : r.stored === null ? `no answer within ${fmt(r.catchUpLimitMs / 1000)} s` : `${fmt(r.stored)} (after ${ms(r.catchUpMs ?? 0)})`;
+    r.catchUpLimitMs === null
+      ? 'n/a'
+      : r.stored === null
+        ? `no answer within ${fmt(r.catchUpLimitMs / 1000)} s`
+        : `${fmt(r.stored)} (after ${ms(r.catchUpMs ?? 0)})`;
   const durable = r.durable === null ? 'n/a' : fmt(r.durable);
   const acked = r.durable === null ? 'n/a' : fmt(r.acknowledged);
   return `| ${name} | ${fmt(l.rps)} | ${(l.rps / bareRps).toFixed(2)} | ${l.p50} ms | ${l.p99} ms | ${l.max} ms | ${fmt(l.ok)} | ${l.non2xx} | ${l.errors + l.timeouts} | ${acked} | ${durable} | ${listed} |`;
@@ -85,7 +90,9 @@ export function renderResults(run: BenchRun): string {
   const keptAll = (r: IngestRun): boolean => (r.durable ?? 0) >= r.acknowledged;
   const storedMeasure = (r: IngestRun): string =>
     `${fmt(r.durable ?? 0)} in the data directory after a kill, ${fmt(r.acknowledged)} acknowledged; ` +
-    (r.stored === null ? `the list did not answer within ${fmt((r.catchUpLimitMs ?? 0) / 1000)} s` : `${fmt(r.stored)} listed after ${ms(r.catchUpMs ?? 0)}`);
+    (r.stored === null
+      ? `the list did not answer within ${fmt((r.catchUpLimitMs ?? 0) / 1000)} s`
+      : `${fmt(r.stored)} listed after ${ms(r.catchUpMs ?? 0)}`);
   const restMb = Math.max(s.memoryAtRest.rssMb, s.memoryAtRest.peakRssMb);
   const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs);
   const repo = (w: string) => s.metricsRepo.find((x) => x.window === w);
@@ -141,8 +148,12 @@ export function renderResults(run: BenchRun): string {
     `| \`startEngine\` alone, in the benchmark's engine process | ${ms(s.startEngineMs)} |`,
     `| List page \`limit=50\` | ${timings(s.list)} |`,
     `| Search, all terms | ${timings(s.search)} |`,
-    ...Object.entries(s.searchByTerm).map(([term, t]) => `| Search \`${term.replace(/\|/g, '\\|')}\` | ${timings(t)} |`),
-    ...Object.entries(s.metricsApi).map(([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`),
+    ...Object.entries(s.searchByTerm).map(
+      ([term, t]) => `| Search \`${term.replace(/\|/g, '\\|')}\` | ${timings(t)} |`,
+    ),
+    ...Object.entries(s.metricsApi).map(
+      ([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`,
+    ),
     ...['24h', '30d'].map((w) => {
       const r = repo(w);
       return r
@@ -169,6 +180,7 @@ export async function writeResults(path: string, results: string): Promise<void>
   const a = text.indexOf(START);
   const b = text.indexOf(END);
   const section = `${START}\n${results}\n${END}`;
-  text = a === -1 || b < a ? `${text.trimEnd()}\n\n${section}\n` : text.slice(0, a) + section + text.slice(b + END.length);
+  text =
+    a === -1 || b < a ? `${text.trimEnd()}\n\n${section}\n` : text.slice(0, a) + section + text.slice(b + END.length);
   await writeFile(path, text);
 }

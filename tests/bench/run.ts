@@ -15,18 +15,41 @@ const ingestOptions: IngestOptions = quick
   ? { connections: 32, seconds: 3, warmupSeconds: 1, catchUpLimitMs: { interval: 20_000, strict: 10_000 } }
   : { connections: 32, seconds: 10, warmupSeconds: 2, catchUpLimitMs: { interval: 30_000, strict: 10_000 } };
 const largeOptions: LargeStoreOptions = quick
-  ? { logs: 10_000, cliStarts: 1, listCalls: 20, searchCalls: 9, seriesBudgetMs: 5_000, connections: 32, steadyRate: 100, burstSeconds: 8, burstWatchMs: 10_000 }
-  : { logs: 100_000, cliStarts: 3, listCalls: 200, searchCalls: 45, seriesBudgetMs: 30_000, connections: 32, steadyRate: 100, burstSeconds: 8, burstWatchMs: 10_000 };
+  ? {
+      logs: 10_000,
+      cliStarts: 1,
+      listCalls: 20,
+      searchCalls: 9,
+      seriesBudgetMs: 5_000,
+      connections: 32,
+      steadyRate: 100,
+      burstSeconds: 8,
+      burstWatchMs: 10_000,
+    }
+  : {
+      logs: 100_000,
+      cliStarts: 3,
+      listCalls: 200,
+      searchCalls: 45,
+      seriesBudgetMs: 30_000,
+      connections: 32,
+      steadyRate: 100,
+      burstSeconds: 8,
+      burstWatchMs: 10_000,
+    };
 
 const watchdog = setTimeout(() => {
-  console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up (children exit when this process does)`);
+  console.error(
+    `bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up (children exit when this process does)`,
+  );
   process.exit(1);
 }, WATCHDOG_MS);
 watchdog.unref();
 
 const startedAt = new Date();
 const t0 = performance.now();
-const log = (line: string): void => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+const log = (line: string): void =>
+  console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const machine = machineInfo();
 const ingest = await benchIngest(ingestOptions, log);
 const large = await benchLargeStore(largeOptions, log);

@@ -15,8 +15,16 @@ export interface SeedOptions {
 }
 
 const BATCH = 2_000;
-const EVENT_TYPES = ['invoice.paid', 'invoice.payment_failed', 'charge.succeeded', 'charge.refunded',
-  'customer.created', 'customer.updated', 'payment_intent.created', 'checkout.session.completed'];
+const EVENT_TYPES = [
+  'invoice.paid',
+  'invoice.payment_failed',
+  'charge.succeeded',
+  'charge.refunded',
+  'customer.created',
+  'customer.updated',
+  'payment_intent.created',
+  'checkout.session.completed',
+];
 const REASONS = ['missing_header', 'no_matching_signature', 'timestamp_outside_tolerance'];
 const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
 
@@ -55,10 +63,19 @@ export async function seedLogs(store: Store, o: SeedOptions): Promise<number> {
         ['user-agent', 'Stripe/1.0 (+https://stripe.com/docs/webhooks)'],
         ['content-type', 'application/json; charset=utf-8'],
         ['content-length', String(size)],
-        ['stripe-signature', `t=${Math.floor(receivedAt / 1000)},v1=${(j * 2654435761).toString(16).padStart(64, '0')}`],
+        [
+          'stripe-signature',
+          `t=${Math.floor(receivedAt / 1000)},v1=${(j * 2654435761).toString(16).padStart(64, '0')}`,
+        ],
       ];
       const reason = failed ? REASONS[j % 3]! : null;
-      const verification = { scheme: 'hmac_sha256', result: failed ? 'invalid' : 'valid', reason, detail: null, matchedSecret: null };
+      const verification = {
+        scheme: 'hmac_sha256',
+        result: failed ? 'invalid' : 'valid',
+        reason,
+        detail: null,
+        matchedSecret: null,
+      };
       ops.push({
         sql: `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type, size,
                 stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
@@ -75,7 +92,11 @@ export async function seedLogs(store: Store, o: SeedOptions): Promise<number> {
           JSON.stringify(verification),
         ],
       });
-      if (body) ops.push({ sql: 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)', params: [id, body] });
+      if (body)
+        ops.push({
+          sql: 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)',
+          params: [id, body],
+        });
     }
     await store.write(ops, 'applied');
   }

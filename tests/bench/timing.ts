@@ -9,14 +9,22 @@ export interface Timings {
 
 export function summarize(ms: number[]): Timings {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 0.5) ?? NaN, p95: percentile(sorted, 0.95) ?? NaN, max: sorted.at(-1) ?? NaN };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 0.5) ?? NaN,
+    p95: percentile(sorted, 0.95) ?? NaN,
+    max: sorted.at(-1) ?? NaN,
+  };
 }
 
 /**
  * Times `count` sequential calls of `once`, stopping early once `budgetMs` has
  * passed (at least `minCount` calls are made, so a slow case still gets a p95).
  */
-export async function timeCalls(once: (i: number) => Promise<void>, o: { count: number; budgetMs: number; minCount?: number }): Promise<Timings> {
+export async function timeCalls(
+  once: (i: number) => Promise<void>,
+  o: { count: number; budgetMs: number; minCount?: number },
+): Promise<Timings> {
   const times: number[] = [];
   const started = performance.now();
   for (let i = 0; i < o.count; i++) {
@@ -31,7 +39,10 @@ export async function timeCalls(once: (i: number) => Promise<void>, o: { count: 
 /** A GET to the engine's API (loopback only) that fails loudly on anything but 200. */
 export async function apiGet<T = any>(apiUrl: string, token: string, path: string, timeoutMs = 60_000): Promise<T> {
   if (!apiUrl.startsWith('http://127.0.0.1:')) throw new Error(`benchmarks talk to loopback only, not ${apiUrl}`);
-  const res = await fetch(apiUrl + path, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(apiUrl + path, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;

@@ -30,7 +30,10 @@ describe('the share page in Chromium', () => {
   });
 
   /** A delivery of its own to a fresh endpoint, shared; answers the link. */
-  const sharedDelivery = async (name: string, share: Record<string, unknown> = {}): Promise<{ logId: string; url: string }> => {
+  const sharedDelivery = async (
+    name: string,
+    share: Record<string, unknown> = {},
+  ): Promise<{ logId: string; url: string }> => {
     const ep = await t.endpoint({ name, validationType: 'none' });
     const d = await t.deliver(`/webhook/${ep}/hooks?from=<i>q</i>`, {
       body: HOSTILE_BODY,
@@ -97,7 +100,10 @@ describe('the share page in Chromium', () => {
       const expired = await page.goto(expiring.url);
       assert.equal(expired?.status(), 410);
       assert.equal(await page.locator('h1').innerText(), 'Share link expired');
-      assert.match(await page.locator('p').innerText(), /^This share link expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.$/);
+      assert.match(
+        await page.locator('p').innerText(),
+        /^This share link expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.$/,
+      );
       assert.equal((await page.content()).includes('alert'), false);
     } finally {
       await page.close();

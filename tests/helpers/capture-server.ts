@@ -27,7 +27,12 @@ export async function startCaptureServer(): Promise<CaptureServer> {
     req.on('end', () => {
       const pairs: [string, string][] = [];
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-      const c: Captured = { method: req.method ?? '', url: req.url ?? '', rawHeaders: pairs, body: Buffer.concat(chunks) };
+      const c: Captured = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        rawHeaders: pairs,
+        body: Buffer.concat(chunks),
+      };
       requests.push(c);
       waiting.shift()?.(c);
       res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });

@@ -18,7 +18,9 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   const found = spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim();
   if (found) return found;
-  throw new Error('Chromium is not installed: the e2e tests need it (apt-get install -y chromium, as .ci/run does), or set CHROMIUM_PATH.');
+  throw new Error(
+    'Chromium is not installed: the e2e tests need it (apt-get install -y chromium, as .ci/run does), or set CHROMIUM_PATH.',
+  );
 }
 
 export interface Browser {
@@ -35,7 +37,15 @@ export async function launchChromium(): Promise<Browser> {
       executablePath,
       headless: true,
       viewport: { width: 1100, height: 900 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
     return {
       context,

@@ -32,10 +32,18 @@ export interface ServeProcess {
 }
 
 /** Starts `hookscope serve` on free ports and waits until runtime.json names its addresses. */
-export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--api-port', '0', '--receiver-port', '0', ...extra], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-  });
+export async function startServe(
+  dataDir: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServeProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--data-dir', dataDir, '--api-port', '0', '--receiver-port', '0', ...extra],
+    {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -43,7 +51,11 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Nod
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      const info = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; apiUrl: string; receiverUrl: string };
+      const info = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as {
+        pid: number;
+        apiUrl: string;
+        receiverUrl: string;
+      };
       // runtime.json is written during start-up; the banner follows it, ending with this line.
       if (info.pid === child.pid && out.includes('Press Ctrl+C to stop.')) {
         return { child, apiUrl: info.apiUrl, receiverUrl: info.receiverUrl, output: () => out, exited };

@@ -43,12 +43,18 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): LiveCli {
           resolve(m);
         } else if (exitCode !== undefined) {
           done();
-          reject(new Error(`hookscope exited (${exitCode}) before ${stream} matched ${re}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
+          reject(
+            new Error(
+              `hookscope exited (${exitCode}) before ${stream} matched ${re}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`timed out waiting for ${stream} to match ${re}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`));
+        reject(
+          new Error(`timed out waiting for ${stream} to match ${re}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`),
+        );
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);

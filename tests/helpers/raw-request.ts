@@ -17,7 +17,13 @@ export function rawRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? 'POST', setHost: false });
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: opts.method ?? 'POST',
+      setHost: false,
+    });
     let hasHost = false;
     for (const [name, value] of opts.headers ?? []) {
       if (name.toLowerCase() === 'host') hasHost = true;
@@ -30,7 +36,12 @@ export function rawRequest(
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')) });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          json: () => JSON.parse(body.toString('utf8')),
+        });
       });
     });
     req.on('error', reject);

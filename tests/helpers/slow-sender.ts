@@ -49,7 +49,8 @@ export function slowSender(url: string, head: string): SlowSender {
     });
     socket.on('error', (e) => reject(e));
     socket.on('close', () => {
-      if (!tryParse()) reject(new Error(`connection closed without a whole response: ${JSON.stringify(buf.toString('latin1'))}`));
+      if (!tryParse())
+        reject(new Error(`connection closed without a whole response: ${JSON.stringify(buf.toString('latin1'))}`));
     });
   });
   response.catch(() => undefined);

@@ -90,7 +90,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     events: () => [...parsed],
     waitFor: (pred, timeoutMs = 10_000) => waitUntil(() => parsed.find(pred), 'an event', timeoutMs),
     waitForText: (re, timeoutMs = 10_000, fromOffset = 0) =>
-      waitUntil(() => (re.test(text.slice(fromOffset)) ? true : undefined), String(re), timeoutMs).then(() => undefined),
+      waitUntil(() => (re.test(text.slice(fromOffset)) ? true : undefined), String(re), timeoutMs).then(
+        () => undefined,
+      ),
     ended,
     close: () => controller.abort(),
   };

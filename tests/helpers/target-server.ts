@@ -76,7 +76,10 @@ export class TargetServer {
     let timer: NodeJS.Timeout | undefined;
     const arrived = new Promise<void>((resolve) => this.waiters.push({ n, resolve }));
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`target received ${this.received.length} requests, expected ${n}`)), ms);
+      timer = setTimeout(
+        () => reject(new Error(`target received ${this.received.length} requests, expected ${n}`)),
+        ms,
+      );
     });
     try {
       await Promise.race([arrived, timeout]);
@@ -91,7 +94,13 @@ export class TargetServer {
     req.on('end', () => {
       const pairs: [string, string][] = [];
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', rawHeaders: pairs, headers: req.headers, body: Buffer.concat(chunks) };
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        rawHeaders: pairs,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       const index = this.received.length;
       this.received.push(r);
       for (const w of this.waiters.filter((w) => this.received.length >= w.n)) w.resolve();

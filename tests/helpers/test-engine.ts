@@ -15,8 +15,15 @@ export interface TestEngine {
   engine: Engine;
   dataDir: string;
   token: string;
-  api<T = any>(method: string, path: string, init?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  deliver(path: string, init?: { method?: string; body?: string | Buffer; headers?: Record<string, string> }): Promise<ApiResponse>;
+  api<T = any>(
+    method: string,
+    path: string,
+    init?: { body?: unknown; token?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  deliver(
+    path: string,
+    init?: { method?: string; body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   /** Creates an endpoint and returns its id. */
   endpoint(input: Record<string, unknown>, token?: string): Promise<string>;
   stop(): Promise<void>;

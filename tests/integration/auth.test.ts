@@ -67,14 +67,20 @@ describe('authentication', () => {
 
   test('a foreign Host header is 403 FORBIDDEN_HOST; loopback names pass', async () => {
     const port = new URL(t.engine.apiUrl).port;
-    const evil = await rawRequest(`${t.engine.apiUrl}/api/version`, { method: 'GET', headers: [['Host', `evil.example:${port}`]] });
+    const evil = await rawRequest(`${t.engine.apiUrl}/api/version`, {
+      method: 'GET',
+      headers: [['Host', `evil.example:${port}`]],
+    });
     assert.equal(evil.status, 403);
     assert.equal(evil.json().error.code, 'FORBIDDEN_HOST');
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'localhost']) {
       const ok = await rawRequest(`${t.engine.apiUrl}/api/version`, { method: 'GET', headers: [['Host', host]] });
       assert.equal(ok.status, 200, host);
     }
-    const rebound = await rawRequest(`${t.engine.apiUrl}/api/version`, { method: 'GET', headers: [['Host', 'localhost.evil.example']] });
+    const rebound = await rawRequest(`${t.engine.apiUrl}/api/version`, {
+      method: 'GET',
+      headers: [['Host', 'localhost.evil.example']],
+    });
     assert.equal(rebound.status, 403);
   });
 });
@@ -88,7 +94,10 @@ describe('account isolation', () => {
     t = await startTestEngine();
     other = await t.engine.issueToken('teammate');
     endpointId = await t.endpoint({ name: 'mine', validationType: 'none' });
-    const d = await t.deliver(`/webhook/${endpointId}`, { body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const d = await t.deliver(`/webhook/${endpointId}`, {
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     logId = d.body.data.id;
   });
   after(() => t.stop());
@@ -109,7 +118,7 @@ describe('account isolation', () => {
     assert.equal(mine.body.data.name, 'mine', 'unchanged by the other account');
   });
 
-  test("another account sees none of the logs and cannot read one", async () => {
+  test('another account sees none of the logs and cannot read one', async () => {
     const list = await t.api('GET', '/api/webhooks/logs', { token: other });
     assert.equal(list.body.data.total, 0);
     const filtered = await t.api('GET', `/api/webhooks/logs?endpointId=${endpointId}`, { token: other });

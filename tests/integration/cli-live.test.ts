@@ -30,7 +30,10 @@ describe('hookscope tail', () => {
       const ep = await t.endpoint({ name: 'tail', validationType: 'none' });
       const l = tail(t.dataDir);
       await started(l);
-      const d = await t.deliver(`/webhook/${ep}/orders`, { body: '{"n":1}', headers: { 'content-type': 'application/json' } });
+      const d = await t.deliver(`/webhook/${ep}/orders`, {
+        body: '{"n":1}',
+        headers: { 'content-type': 'application/json' },
+      });
       const id = d.body.data.id as string;
       const m = await l.waitFor(new RegExp(`^.*${id}.*$`, 'm'));
       assert.match(m[0], new RegExp(`^\\d\\d:\\d\\d:\\d\\d  ${id}  ${ep}  POST /orders  success  7 B$`));
@@ -105,16 +108,26 @@ describe('no engine running', () => {
   const message = (dir: string) =>
     `hookscope: No Hookscope engine is running for ${dir}; start one with \`npx hookscope serve\`\n`;
 
-  test('every engine command exits 1 with one line naming the data directory', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-    const dir = await makeTempDir('hookscope-cli-none-');
-    dirs.push(dir);
-    for (const args of [['endpoints'], ['endpoints', 'show', 'ep_x'], ['logs'], ['logs', 'show', 'log_x'], ['tail']]) {
-      const r = await runCli([...args, '--data-dir', dir]);
-      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr, message(dir), args.join(' '));
-      assert.equal(r.stdout, '');
-    }
-  });
+  test(
+    'every engine command exits 1 with one line naming the data directory',
+    { timeout: SLOW_TEST_TIMEOUT_MS },
+    async () => {
+      const dir = await makeTempDir('hookscope-cli-none-');
+      dirs.push(dir);
+      for (const args of [
+        ['endpoints'],
+        ['endpoints', 'show', 'ep_x'],
+        ['logs'],
+        ['logs', 'show', 'log_x'],
+        ['tail'],
+      ]) {
+        const r = await runCli([...args, '--data-dir', dir]);
+        assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+        assert.equal(r.stderr, message(dir), args.join(' '));
+        assert.equal(r.stdout, '');
+      }
+    },
+  );
 
   test('a stale runtime.json (its process is gone) counts as no engine; HOOKSCOPE_DATA_DIR is honoured', async () => {
     const dir = await makeTempDir('hookscope-cli-stale-');
@@ -125,7 +138,14 @@ describe('no engine running', () => {
     const closed = (await closedPort()).url;
     await writeFile(
       join(dir, 'runtime.json'),
-      JSON.stringify({ pid, apiUrl: closed, receiverUrl: closed, publicUrl: null, startedAt: new Date().toISOString(), version: '0' }),
+      JSON.stringify({
+        pid,
+        apiUrl: closed,
+        receiverUrl: closed,
+        publicUrl: null,
+        startedAt: new Date().toISOString(),
+        version: '0',
+      }),
     );
     const r = await runCli(['logs'], { HOOKSCOPE_DATA_DIR: dir });
     assert.equal(r.code, 1);
@@ -134,31 +154,35 @@ describe('no engine running', () => {
 });
 
 describe('usage errors and help', () => {
-  test('bad flags and missing arguments exit 2 without touching the engine', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-    const dir = await makeTempDir('hookscope-cli-usage-');
-    dirs.push(dir);
-    for (const args of [
-      ['logs', '--status', 'weird'],
-      ['logs', '--limit', 'abc'],
-      ['logs', '--limit', '201'],
-      ['logs', '--offset', '-1'],
-      ['logs', '--bogus'],
-      ['logs', 'show'],
-      ['tail', '--status', 'nope'],
-      ['endpoints', 'create', '--name', 'x'],
-      ['endpoints', 'create', '--name', 'x', '--type', 'bogus'],
-      ['endpoints', 'create', '--name', 'x', '--type', 'stripe'],
-      ['endpoints', 'create', '--name', 'x', '--type', 'none', '--forward-url', 'not a url'],
-      ['endpoints', 'show'],
-      ['endpoints', 'frobnicate', 'x'],
-      ['endpoints', '--user', 'has space'],
-    ]) {
-      const r = await runCli([...args, '--data-dir', dir]);
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stdout, '', args.join(' '));
-      assert.ok(!r.stderr.includes('    at '), 'no stack trace');
-    }
-  });
+  test(
+    'bad flags and missing arguments exit 2 without touching the engine',
+    { timeout: SLOW_TEST_TIMEOUT_MS },
+    async () => {
+      const dir = await makeTempDir('hookscope-cli-usage-');
+      dirs.push(dir);
+      for (const args of [
+        ['logs', '--status', 'weird'],
+        ['logs', '--limit', 'abc'],
+        ['logs', '--limit', '201'],
+        ['logs', '--offset', '-1'],
+        ['logs', '--bogus'],
+        ['logs', 'show'],
+        ['tail', '--status', 'nope'],
+        ['endpoints', 'create', '--name', 'x'],
+        ['endpoints', 'create', '--name', 'x', '--type', 'bogus'],
+        ['endpoints', 'create', '--name', 'x', '--type', 'stripe'],
+        ['endpoints', 'create', '--name', 'x', '--type', 'none', '--forward-url', 'not a url'],
+        ['endpoints', 'show'],
+        ['endpoints', 'frobnicate', 'x'],
+        ['endpoints', '--user', 'has space'],
+      ]) {
+        const r = await runCli([...args, '--data-dir', dir]);
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.equal(r.stdout, '', args.join(' '));
+        assert.ok(!r.stderr.includes('    at '), 'no stack trace');
+      }
+    },
+  );
 
   test('every command has --help (exit 0)', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
     for (const args of [['endpoints'], ['logs']]) {

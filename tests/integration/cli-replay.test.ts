@@ -19,10 +19,19 @@ describe('hookscope replay and history against a running engine and a local targ
   before(async () => {
     t = await startTestEngine();
     target = await TargetServer.start((req) =>
-      req.url.startsWith('/broken') ? { status: 500, body: 'handler crashed' } : req.url.startsWith('/slow') ? { hang: true } : { status: 200, headers: { 'x-handler': 'dev' }, body: 'handled' },
+      req.url.startsWith('/broken')
+        ? { status: 500, body: 'handler crashed' }
+        : req.url.startsWith('/slow')
+          ? { hang: true }
+          : { status: 200, headers: { 'x-handler': 'dev' }, body: 'handled' },
     );
     const ep = await t.endpoint({ name: 'orders', validationType: 'none' });
-    logId = (await t.deliver(`/webhook/${ep}/orders`, { body, headers: { 'content-type': 'application/json', 'X-Trace': 'abc' } })).body.data.id;
+    logId = (
+      await t.deliver(`/webhook/${ep}/orders`, {
+        body,
+        headers: { 'content-type': 'application/json', 'X-Trace': 'abc' },
+      })
+    ).body.data.id;
   });
   after(async () => {
     await target.close();
@@ -41,7 +50,9 @@ describe('hookscope replay and history against a running engine and a local targ
     assert.equal(sent.body.toString(), body);
     assert.equal(sent.headers['x-trace'], 'abc');
 
-    const json = JSON.parse((await cli('replay', logId, '--to', `${target.url}/put`, '--method', 'put', '--json')).stdout);
+    const json = JSON.parse(
+      (await cli('replay', logId, '--to', `${target.url}/put`, '--method', 'put', '--json')).stdout,
+    );
     assert.equal(json.method, 'PUT');
     assert.equal(json.status, 200);
     assert.match(json.id, /^rp_/);
@@ -65,18 +76,27 @@ describe('hookscope replay and history against a running engine and a local targ
   });
 
   test('--resign signs again with a fresh timestamp that the Stripe SDK accepts', async () => {
-    const ep = await t.endpoint({ name: 'stripe', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 3600 });
+    const ep = await t.endpoint({
+      name: 'stripe',
+      validationType: 'stripe',
+      webhookSecret: STRIPE_SECRET,
+      toleranceSeconds: 3600,
+    });
     const payload = JSON.stringify({ id: 'evt_cli', object: 'event' });
     const stale = Math.floor(Date.now() / 1000) - 1200;
     const header = stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET, timestamp: stale });
-    const id = (await t.deliver(`/webhook/${ep}`, { body: payload, headers: { 'Stripe-Signature': header } })).body.data.id;
+    const id = (await t.deliver(`/webhook/${ep}`, { body: payload, headers: { 'Stripe-Signature': header } })).body.data
+      .id;
 
     const r = await cli('replay', id, '--to', `${target.url}/stripe`, '--resign', '--json');
     assert.equal(r.code, 0, r.stderr);
     const sent = target.received.at(-1)!;
     const resigned = sent.headers['stripe-signature'] as string;
     assert.notEqual(resigned, header);
-    assert.equal((stripe.webhooks.constructEvent(sent.body.toString(), resigned, STRIPE_SECRET) as { id: string }).id, 'evt_cli');
+    assert.equal(
+      (stripe.webhooks.constructEvent(sent.body.toString(), resigned, STRIPE_SECRET) as { id: string }).id,
+      'evt_cli',
+    );
   });
 
   test('history lists the replays newest first; --json', async () => {
@@ -94,11 +114,20 @@ describe('hookscope replay and history against a running engine and a local targ
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.match(lines[0]!, /^TIME\s+ID\s+TRIGGER\s+METHOD\s+TARGET\s+STATUS\s+TIME TAKEN\s+ERROR$/);
-    assert.match(lines[1]!, new RegExp(`rp_\\w+\\s+manual\\s+POST\\s+${target.url}/slow\\s+no response\\s+\\d+ ms\\s+TARGET_TIMEOUT: `));
-    assert.ok(lines.some((l) => new RegExp(`manual\\s+PUT\\s+${target.url}/put\\s+200 OK`).test(l)), r.stdout);
+    assert.match(
+      lines[1]!,
+      new RegExp(`rp_\\w+\\s+manual\\s+POST\\s+${target.url}/slow\\s+no response\\s+\\d+ ms\\s+TARGET_TIMEOUT: `),
+    );
+    assert.ok(
+      lines.some((l) => new RegExp(`manual\\s+PUT\\s+${target.url}/put\\s+200 OK`).test(l)),
+      r.stdout,
+    );
     const json = JSON.parse((await cli('history', id, '--json')).stdout);
     assert.equal(json.total, 5);
-    assert.deepEqual(json.history.map((h: { status: number | null }) => h.status), [null, null, 500, 200, 200]);
+    assert.deepEqual(
+      json.history.map((h: { status: number | null }) => h.status),
+      [null, null, 500, 200, 200],
+    );
   });
 
   test('bad flags exit 2', async () => {

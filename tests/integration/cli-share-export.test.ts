@@ -29,7 +29,11 @@ describe('hookscope share, export, diagnose and explain against a running engine
     failedLog = (
       await t.deliver(`/webhook/${signed}/hook`, {
         body: '{"a":1}',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': 'sha256=' + 'ab'.repeat(32), authorization: 'Bearer hush' },
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': 'sha256=' + 'ab'.repeat(32),
+          authorization: 'Bearer hush',
+        },
       })
     ).body.error.details.logId;
     okLog = (await t.deliver(`/webhook/${plain}`, { body: 'fine' })).body.data.id;
@@ -46,57 +50,72 @@ describe('hookscope share, export, diagnose and explain against a running engine
     await rm(outDir, { recursive: true, force: true });
   });
 
-  test('share prints only the link on stdout; --hours, --no-redact, --json; --revoke kills it', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-    const r = await ok('share', failedLog);
-    const url = r.stdout.trim();
-    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/share\/[A-Za-z0-9_-]{43}$/);
-    assert.match(r.stderr, /redacted/);
-    const page = await fetch(url, { headers: { accept: 'application/json' } });
-    assert.equal(page.status, 200);
-    assert.ok(!JSON.stringify(await page.json()).includes('hush'), 'redacted by default');
+  test(
+    'share prints only the link on stdout; --hours, --no-redact, --json; --revoke kills it',
+    { timeout: SLOW_TEST_TIMEOUT_MS },
+    async () => {
+      const r = await ok('share', failedLog);
+      const url = r.stdout.trim();
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/share\/[A-Za-z0-9_-]{43}$/);
+      assert.match(r.stderr, /redacted/);
+      const page = await fetch(url, { headers: { accept: 'application/json' } });
+      assert.equal(page.status, 200);
+      assert.ok(!JSON.stringify(await page.json()).includes('hush'), 'redacted by default');
 
-    const json = JSON.parse((await ok('share', failedLog, '--hours', '2', '--no-redact', '--json')).stdout);
-    assert.equal(json.expiresInHours, 2);
-    assert.equal(json.redacted, false);
-    assert.equal((await fetch(url)).status, 404, 'a new link replaces the old one');
-    const unredacted = await fetch(json.url, { headers: { accept: 'application/json' } });
-    assert.ok(JSON.stringify(await unredacted.json()).includes('hush'));
+      const json = JSON.parse((await ok('share', failedLog, '--hours', '2', '--no-redact', '--json')).stdout);
+      assert.equal(json.expiresInHours, 2);
+      assert.equal(json.redacted, false);
+      assert.equal((await fetch(url)).status, 404, 'a new link replaces the old one');
+      const unredacted = await fetch(json.url, { headers: { accept: 'application/json' } });
+      assert.ok(JSON.stringify(await unredacted.json()).includes('hush'));
 
-    assert.match((await ok('share', failedLog, '--revoke')).stdout, /Revoked/);
-    assert.equal((await fetch(json.url)).status, 404);
-    const again = await cli('share', failedLog, '--revoke');
-    assert.equal(again.code, 1);
-    assert.match(again.stderr, /^hookscope: .*\(SHARE_NOT_FOUND, HTTP 404\)\n$/);
+      assert.match((await ok('share', failedLog, '--revoke')).stdout, /Revoked/);
+      assert.equal((await fetch(json.url)).status, 404);
+      const again = await cli('share', failedLog, '--revoke');
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /^hookscope: .*\(SHARE_NOT_FOUND, HTTP 404\)\n$/);
 
-    for (const bad of [['--hours', '0'], ['--hours', '721'], ['--hours', 'x'], ['--hours', '2', '--revoke']]) {
-      assert.equal((await cli('share', failedLog, ...bad)).code, 2, bad.join(' '));
-    }
-  });
+      for (const bad of [
+        ['--hours', '0'],
+        ['--hours', '721'],
+        ['--hours', 'x'],
+        ['--hours', '2', '--revoke'],
+      ]) {
+        assert.equal((await cli('share', failedLog, ...bad)).code, 2, bad.join(' '));
+      }
+    },
+  );
 
-  test('export writes exactly the API file to stdout or --out; --json gives the object', { timeout: SLOW_TEST_TIMEOUT_MS }, async () => {
-    const api = (await t.api('GET', `/api/webhooks/logs/${failedLog}/export?format=curl`)).body.data;
-    const r = await ok('export', failedLog, '--format', 'curl');
-    assert.equal(r.stdout, api.content);
-    assert.match(r.stdout, /--data-raw '\{"a":1\}'/);
+  test(
+    'export writes exactly the API file to stdout or --out; --json gives the object',
+    { timeout: SLOW_TEST_TIMEOUT_MS },
+    async () => {
+      const api = (await t.api('GET', `/api/webhooks/logs/${failedLog}/export?format=curl`)).body.data;
+      const r = await ok('export', failedLog, '--format', 'curl');
+      assert.equal(r.stdout, api.content);
+      assert.match(r.stdout, /--data-raw '\{"a":1\}'/);
 
-    const file = join(outDir, 'x.har');
-    const w = await ok('export', failedLog, '--format', 'har', '--out', file);
-    assert.equal(w.stdout, '');
-    assert.match(w.stderr, /Wrote .*x\.har \(har, \d+ bytes/);
-    const har = JSON.parse(await readFile(file, 'utf8'));
-    assert.equal(har.log.version, '1.2');
-    assert.equal(har.log.entries[0].request.postData.text, '{"a":1}');
+      const file = join(outDir, 'x.har');
+      const w = await ok('export', failedLog, '--format', 'har', '--out', file);
+      assert.equal(w.stdout, '');
+      assert.match(w.stderr, /Wrote .*x\.har \(har, \d+ bytes/);
+      const har = JSON.parse(await readFile(file, 'utf8'));
+      assert.equal(har.log.version, '1.2');
+      assert.equal(har.log.entries[0].request.postData.text, '{"a":1}');
 
-    const json = JSON.parse((await ok('export', failedLog, '--format', 'http', '--json', '--target', 'http://127.0.0.1:3000/x')).stdout);
-    assert.equal(json.format, 'http');
-    assert.match(json.content, /^POST \/x HTTP\/1\.1\r\n/);
-    const redacted = await ok('export', failedLog, '--format', 'json', '--redact');
-    assert.ok(!redacted.stdout.includes('hush'));
+      const json = JSON.parse(
+        (await ok('export', failedLog, '--format', 'http', '--json', '--target', 'http://127.0.0.1:3000/x')).stdout,
+      );
+      assert.equal(json.format, 'http');
+      assert.match(json.content, /^POST \/x HTTP\/1\.1\r\n/);
+      const redacted = await ok('export', failedLog, '--format', 'json', '--redact');
+      assert.ok(!redacted.stdout.includes('hush'));
 
-    for (const bad of [[], ['--format', 'zip'], ['--format', 'curl', '--target', 'nope']]) {
-      assert.equal((await cli('export', failedLog, ...bad)).code, 2, bad.join(' '));
-    }
-  });
+      for (const bad of [[], ['--format', 'zip'], ['--format', 'curl', '--target', 'nope']]) {
+        assert.equal((await cli('export', failedLog, ...bad)).code, 2, bad.join(' '));
+      }
+    },
+  );
 
   test('diagnose: verification now, destination checks against a live target, the cURL; --json', async () => {
     const r = await ok('diagnose', failedLog, '--target', targetUrl);
@@ -115,7 +134,7 @@ describe('hookscope share, export, diagnose and explain against a running engine
     assert.equal((await cli('diagnose', okLog, '--target', 'ftp://x')).code, 2);
   });
 
-  test('explain: the engine\'s text, --json, --refresh; an eligible-less log is a one-line 409', async () => {
+  test("explain: the engine's text, --json, --refresh; an eligible-less log is a one-line 409", async () => {
     const text = (await t.api('GET', `/api/cli/explain/${failedLog}`)).body.data;
     const r = await ok('explain', failedLog);
     assert.match(r.stdout, new RegExp(`^Analysis of ${failedLog}`));

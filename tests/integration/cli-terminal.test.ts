@@ -57,8 +57,12 @@ describe('sender bytes on a terminal: escaped; into a pipe or with --body-only: 
       body: Buffer.from(EVIL), // a Buffer, so node:http writes the header values as latin1 (bytes), not UTF-8
     });
     evilLog = evil.json().data.id;
-    binLog = (await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/bin`, { headers: [['Content-Type', 'application/octet-stream']], body: BINARY })).json()
-      .data.id;
+    binLog = (
+      await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/bin`, {
+        headers: [['Content-Type', 'application/octet-stream']],
+        body: BINARY,
+      })
+    ).json().data.id;
     target = createServer((req, res) => {
       req.resume();
       res.setHeader('X-Target', 'e\u009bf');
@@ -90,7 +94,10 @@ describe('sender bytes on a terminal: escaped; into a pipe or with --body-only: 
 
   test('logs show --body-only: exactly the stored bytes, terminal or pipe, binary decoded', async () => {
     for (const env of [TTY, {}]) {
-      assert.ok((await ok(['logs', 'show', evilLog, '--body-only'], env)).stdout.equals(Buffer.from(EVIL)), JSON.stringify(env));
+      assert.ok(
+        (await ok(['logs', 'show', evilLog, '--body-only'], env)).stdout.equals(Buffer.from(EVIL)),
+        JSON.stringify(env),
+      );
       const bin = await ok(['logs', 'show', binLog, '--body-only'], env);
       assert.ok(bin.stdout.equals(BINARY), `binary ${JSON.stringify(env)}: ${bin.stdout.toString('hex')}`);
       assert.equal(bin.stderr, '');
@@ -111,7 +118,10 @@ describe('sender bytes on a terminal: escaped; into a pipe or with --body-only: 
     const text = assertInert(shown.stdout, 'http');
     assert.ok(text.endsWith(`\\r\n\\r\n${EVIL_SHOWN}`), text);
     assert.match(text, /^X-Raw-C1: a\uFFFDb\\r$/m, 'a byte that is not UTF-8 as U+FFFD');
-    assert.match(shown.stderr, /^note: control characters are shown escaped; use --out FILE or a pipe for the exact file\.\n$/);
+    assert.match(
+      shown.stderr,
+      /^note: control characters are shown escaped; use --out FILE or a pipe for the exact file\.\n$/,
+    );
     const piped = await ok(['export', evilLog, '--format', 'http']);
     assert.ok(piped.stdout.equals(Buffer.from(http.content, 'base64')), 'the exact file');
     assert.ok(piped.stdout.includes(Buffer.from(`\r\n\r\n${EVIL}`)));
@@ -136,7 +146,10 @@ describe('sender bytes on a terminal: escaped; into a pipe or with --body-only: 
       const text = assertInert(r.stdout, 'json');
       const log = JSON.parse(text);
       assert.equal(log.body, EVIL);
-      assert.deepEqual(log.rawHeaders.slice(1, 3), [['X-Raw-C1', 'a\u009bb'], ['X-Utf8-C1', Buffer.from('c\u009bd').toString('latin1')]]);
+      assert.deepEqual(log.rawHeaders.slice(1, 3), [
+        ['X-Raw-C1', 'a\u009bb'],
+        ['X-Utf8-C1', Buffer.from('c\u009bd').toString('latin1')],
+      ]);
     }
   });
 });
@@ -178,13 +191,23 @@ describe('sender bytes from every other command on a terminal', () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (url.pathname === '/api/webhooks/logs') return json(200, { success: true, data: { logs: [summary], total: 1, limit: 50, offset: 0, hasMore: false } });
+      if (url.pathname === '/api/webhooks/logs')
+        return json(200, { success: true, data: { logs: [summary], total: 1, limit: 50, offset: 0, hasMore: false } });
       if (url.pathname === '/api/cli/explain/log_1') {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
         return res.end(`Analysis of log_1\n   - Sent: ${NASTY}\n`);
       }
       if (url.pathname === '/api/replay/log_1/history') {
-        const entry = { id: 'rpl_1', createdAt: '2030-01-01T00:00:00.000Z', trigger: 'manual', method: 'POST', targetUrl: `http://t/${NASTY}`, status: null, responseTime: 5, error: { code: 'TARGET_ERROR', message: NASTY } };
+        const entry = {
+          id: 'rpl_1',
+          createdAt: '2030-01-01T00:00:00.000Z',
+          trigger: 'manual',
+          method: 'POST',
+          targetUrl: `http://t/${NASTY}`,
+          status: null,
+          responseTime: 5,
+          error: { code: 'TARGET_ERROR', message: NASTY },
+        };
         return json(200, { success: true, data: { history: [entry], total: 1 } });
       }
       if (url.pathname === '/api/events') {
@@ -195,7 +218,14 @@ describe('sender bytes from every other command on a terminal', () => {
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
     const apiUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-    const runtime = { pid: process.pid, apiUrl, receiverUrl: apiUrl, publicUrl: null, startedAt: '2030-01-01T00:00:00.000Z', version: 'test' };
+    const runtime = {
+      pid: process.pid,
+      apiUrl,
+      receiverUrl: apiUrl,
+      publicUrl: null,
+      startedAt: '2030-01-01T00:00:00.000Z',
+      version: 'test',
+    };
     await writeFile(join(dir, 'runtime.json'), JSON.stringify(runtime));
   });
   after(async () => {

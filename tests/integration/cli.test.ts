@@ -42,7 +42,11 @@ describe('hookscope token', () => {
 
   test('a bad --ttl or --user is a usage error (exit 2) with one line', async () => {
     const dir = await tempDir();
-    for (const args of [['--ttl', 'forever'], ['--ttl', '0s'], ['--user', 'has space']]) {
+    for (const args of [
+      ['--ttl', 'forever'],
+      ['--ttl', '0s'],
+      ['--user', 'has space'],
+    ]) {
       const r = await runCli(['token', '--data-dir', dir, ...args]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');

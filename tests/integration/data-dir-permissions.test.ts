@@ -55,10 +55,10 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
       await first.stop();
       const loosened = await loosen(dir);
       const before = [...(await modes(dir)).keys()].sort();
-      assert.deepEqual(before.filter((p) => p.startsWith('store/')).map((p) => p.replace(/\d+/, 'N')), [
-        'store/hookscope.db',
-        'store/journal-N.log',
-      ]);
+      assert.deepEqual(
+        before.filter((p) => p.startsWith('store/')).map((p) => p.replace(/\d+/, 'N')),
+        ['store/hookscope.db', 'store/journal-N.log'],
+      );
 
       const notices: string[] = [];
       const engine = await startTestEngine({}, { onNotice: (m) => notices.push(m) }, dir);
@@ -68,10 +68,17 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
         assert.ok(!notice.includes('\n'));
         for (const entry of loosened) assert.ok(notice.includes(entry), `the notice names ${entry}: ${notice}`);
         // The same line in the engine log, where the desktop app's user can find it.
-        const logged = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
-        assert.deepEqual(logged.filter((l) => l.level === 'warn').map((l) => l.msg), [notice]);
+        const logged = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+        assert.deepEqual(
+          logged.filter((l) => l.level === 'warn').map((l) => l.msg),
+          [notice],
+        );
         const afterStart = await assertPrivate(dir, 'after start');
-        for (const f of ['engine.lock', 'runtime.json', 'signing-key', 'store', 'store/hookscope.db']) assert.ok(afterStart.includes(f), f);
+        for (const f of ['engine.lock', 'runtime.json', 'signing-key', 'store', 'store/hookscope.db'])
+          assert.ok(afterStart.includes(f), f);
 
         // A snapshot temp file left by a crash, readable by others: the checkpoint reuses the name
         // and renames it over the snapshot, which must not inherit its mode.
@@ -81,7 +88,8 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
         await assertPrivate(dir, 'after a checkpoint');
 
         const segmentsBefore = afterStart.filter((p) => p.startsWith('store/journal-'));
-        for (let i = 0; i < 20; i++) assert.equal((await engine.deliver(`/webhook/${ep}`, { body: `after ${i}` })).status, 200);
+        for (let i = 0; i < 20; i++)
+          assert.equal((await engine.deliver(`/webhook/${ep}`, { body: `after ${i}` })).status, 200);
         const afterWrites = await assertPrivate(dir, 'after deliveries');
         const newSegments = afterWrites.filter((p) => p.startsWith('store/journal-') && !segmentsBefore.includes(p));
         assert.equal(newSegments.length, 1, 'the deliveries went to a segment opened after start');

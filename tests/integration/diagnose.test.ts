@@ -51,7 +51,9 @@ describe('diagnose', () => {
     assert.equal(dest.http.method, 'HEAD');
     assert.equal(target.requests.at(-1)?.method, 'HEAD', 'a HEAD, never the delivery itself');
     assert.ok(d.reconstruction.curl.includes(`'${url}'`));
-    assert.ok(d.reconstruction.http.startsWith(`POST /hook?from=diagnose HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n`));
+    assert.ok(
+      d.reconstruction.http.startsWith(`POST /hook?from=diagnose HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n`),
+    );
     assert.ok(d.reconstruction.http.endsWith(`\r\n\r\n${body}`));
     assert.deepEqual(d.recentReplays, []);
   });
@@ -71,7 +73,10 @@ describe('diagnose', () => {
   test('without a target it checks the forward URL, and with neither there is no destination', async () => {
     const none = (await diagnose(logId)).body.data;
     assert.equal(none.destination, null);
-    assert.ok(none.reconstruction.curl.includes(`${t.engine.receiverUrl}/webhook/${ep}/orders`), 'defaults to the receiver URL');
+    assert.ok(
+      none.reconstruction.curl.includes(`${t.engine.receiverUrl}/webhook/${ep}/orders`),
+      'defaults to the receiver URL',
+    );
     await t.api('PATCH', `/api/endpoints/${ep}`, { body: { forwardUrl: `${target.url}/forwarded` } });
     const fwd = (await diagnose(logId)).body.data;
     assert.equal(fwd.destination.source, 'forward');
@@ -85,7 +90,11 @@ describe('diagnose', () => {
     assert.equal(before.stored.result, 'valid');
     assert.equal(before.now.result, 'valid');
     assert.equal(before.now.matchedSecret, 'current');
-    assert.equal((await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: 'second-secret-456' } })).status, 200);
+    assert.equal(
+      (await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: 'second-secret-456' } }))
+        .status,
+      200,
+    );
     const after = (await diagnose(logId)).body.data.verification;
     assert.equal(after.stored.result, 'valid');
     assert.equal(after.stored.matchedSecret, 'current');

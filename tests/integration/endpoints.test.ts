@@ -23,7 +23,12 @@ describe('endpoint management', () => {
   };
 
   test('create answers 201 with the endpoint object and no secret', async () => {
-    const r = await call('POST', '/api/endpoints', { name: 'Stripe test', validationType: 'stripe', webhookSecret: SECRET, description: 'd' });
+    const r = await call('POST', '/api/endpoints', {
+      name: 'Stripe test',
+      validationType: 'stripe',
+      webhookSecret: SECRET,
+      description: 'd',
+    });
     assert.ok(r.status === 201 || r.status === 200);
     assert.equal(r.body.success, true);
     const e = r.body.data;
@@ -48,7 +53,11 @@ describe('endpoint management', () => {
       ['Stripe', 'stripe'],
       ['NONE', 'none'],
     ]) {
-      const r = await call('POST', '/api/endpoints', { name: input, validationType: input, webhookSecret: 's3cret-value' });
+      const r = await call('POST', '/api/endpoints', {
+        name: input,
+        validationType: input,
+        webhookSecret: 's3cret-value',
+      });
       assert.equal(r.status, 201, `${input}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.data.validationType, canonical);
     }
@@ -68,7 +77,10 @@ describe('endpoint management', () => {
       [{ name: 'a', validationType: 'hmac_sha256', webhookSecret: '' }, 'webhookSecret'],
       [{ name: 'a', validationType: 'none', forwardUrl: 'ftp://x' }, 'forwardUrl'],
       [{ name: 'a', validationType: 'none', forwardUrl: 'not a url' }, 'forwardUrl'],
-      [{ name: 'a', validationType: 'hmac', webhookSecret: 'abcdefgh', signatureHeader: 'bad header' }, 'signatureHeader'],
+      [
+        { name: 'a', validationType: 'hmac', webhookSecret: 'abcdefgh', signatureHeader: 'bad header' },
+        'signatureHeader',
+      ],
       [{ name: 'a', validationType: 'stripe', webhookSecret: 'abc', signatureHeader: 'X-Sig' }, 'signatureHeader'],
       [{ name: 'a', validationType: 'stripe', webhookSecret: 'abc', toleranceSeconds: 0 }, 'toleranceSeconds'],
       [{ name: 'a', validationType: 'hmac', webhookSecret: 'abc', toleranceSeconds: 30 }, 'toleranceSeconds'],
@@ -78,17 +90,26 @@ describe('endpoint management', () => {
       const r = await call('POST', '/api/endpoints', body);
       assert.equal(r.status, 400, `${JSON.stringify(body)} -> ${r.status}`);
       assert.equal(r.body.success, false);
-      assert.ok(r.body.error.message.includes(field), `${JSON.stringify(body)}: "${r.body.error.message}" should name ${field}`);
+      assert.ok(
+        r.body.error.message.includes(field),
+        `${JSON.stringify(body)}: "${r.body.error.message}" should name ${field}`,
+      );
     }
     const unknown = await call('POST', '/api/endpoints', { name: 'a', validationType: 'paypal' });
     assert.match(unknown.body.error.message, /stripe, hmac_sha256, none/);
   });
 
   test('a body that is not JSON is 415, broken JSON is 400 INVALID_JSON', async () => {
-    const text = await t.api('POST', '/api/endpoints', { body: 'name=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await t.api('POST', '/api/endpoints', {
+      body: 'name=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(text.status, 415);
     assert.equal(text.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
-    const broken = await t.api('POST', '/api/endpoints', { body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const broken = await t.api('POST', '/api/endpoints', {
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(broken.status, 400);
     assert.equal(broken.body.error.code, 'INVALID_JSON');
   });
@@ -132,7 +153,11 @@ describe('endpoint management', () => {
     const badName = await call('PATCH', `/api/endpoints/${id}`, { name: '' });
     assert.equal(badName.status, 400);
     assert.match(badName.body.error.message, /name/);
-    assert.equal((await call('GET', `/api/endpoints/${id}`)).body.data.name, 'renamed', 'a rejected PATCH changes nothing');
+    assert.equal(
+      (await call('GET', `/api/endpoints/${id}`)).body.data.name,
+      'renamed',
+      'a rejected PATCH changes nothing',
+    );
   });
 
   test('an inactive endpoint answers 410 and stores nothing', async () => {
@@ -147,7 +172,9 @@ describe('endpoint management', () => {
 
   test('regenerate-secret returns the new secret once and keeps the previous one valid for the grace period', async () => {
     const oldSecret = 'first-secret-value';
-    const id = (await call('POST', '/api/endpoints', { name: 'h', validationType: 'hmac_sha256', webhookSecret: oldSecret })).body.data.id;
+    const id = (
+      await call('POST', '/api/endpoints', { name: 'h', validationType: 'hmac_sha256', webhookSecret: oldSecret })
+    ).body.data.id;
     const r = await t.api('POST', `/api/endpoints/${id}/regenerate-secret`);
     assert.equal(r.status, 200);
     const { webhookSecret, previousSecretExpiresAt } = r.body.data;
@@ -159,9 +186,15 @@ describe('endpoint management', () => {
 
     const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
     const body = '{"event":"rolled"}';
-    const withNew = await t.deliver(`/webhook/${id}`, { body, headers: { 'x-webhook-signature': sign(webhookSecret, body) } });
+    const withNew = await t.deliver(`/webhook/${id}`, {
+      body,
+      headers: { 'x-webhook-signature': sign(webhookSecret, body) },
+    });
     assert.equal(withNew.status, 200);
-    const withOld = await t.deliver(`/webhook/${id}`, { body, headers: { 'x-webhook-signature': sign(oldSecret, body) } });
+    const withOld = await t.deliver(`/webhook/${id}`, {
+      body,
+      headers: { 'x-webhook-signature': sign(oldSecret, body) },
+    });
     assert.equal(withOld.status, 200, 'the previous secret is still valid during the grace period');
     const log = await call('GET', `/api/webhooks/logs/${withOld.body.data.id}`);
     assert.equal(log.body.data.verification.matchedSecret, 'previous');
@@ -170,7 +203,9 @@ describe('endpoint management', () => {
     const late = await t.deliver(`/webhook/${id}`, { body, headers: { 'x-webhook-signature': sign(oldSecret, body) } });
     assert.equal(late.status, 400, 'after the grace period the previous secret is refused');
 
-    const chosen = await t.api('POST', `/api/endpoints/${id}/regenerate-secret`, { body: { webhookSecret: 'my-own-secret-1' } });
+    const chosen = await t.api('POST', `/api/endpoints/${id}/regenerate-secret`, {
+      body: { webhookSecret: 'my-own-secret-1' },
+    });
     assert.equal(chosen.body.data.webhookSecret, 'my-own-secret-1');
     const tooShort = await t.api('POST', `/api/endpoints/${id}/regenerate-secret`, { body: { webhookSecret: 'x' } });
     assert.equal(tooShort.status, 400);
@@ -179,7 +214,8 @@ describe('endpoint management', () => {
 
   test('regenerate-secret on a stripe or none endpoint is 409 with the reason', async () => {
     for (const type of ['stripe', 'none']) {
-      const id = (await call('POST', '/api/endpoints', { name: type, validationType: type, webhookSecret: SECRET })).body.data.id;
+      const id = (await call('POST', '/api/endpoints', { name: type, validationType: type, webhookSecret: SECRET }))
+        .body.data.id;
       const r = await call('POST', `/api/endpoints/${id}/regenerate-secret`);
       assert.equal(r.status, 409);
       assert.equal(r.body.error.code, 'SECRET_NOT_REGENERABLE');
@@ -215,7 +251,10 @@ describe('endpoint management', () => {
     const r = await call('GET', '/api/nothing-here');
     assert.equal(r.status, 404);
     assert.equal(r.body.success, false);
-    const viaRaw = await rawRequest(`${t.engine.apiUrl}/api/endpoints`, { method: 'PUT', headers: [['Authorization', `Bearer ${t.token}`]] });
+    const viaRaw = await rawRequest(`${t.engine.apiUrl}/api/endpoints`, {
+      method: 'PUT',
+      headers: [['Authorization', `Bearer ${t.token}`]],
+    });
     assert.equal(viaRaw.status, 404);
   });
 });

@@ -55,11 +55,19 @@ interface LogLine {
 
 async function readLog(dataDir: string): Promise<{ text: string; lines: LogLine[] }> {
   const text = await readFile(join(dataDir, 'logs', 'engine.log'), 'utf8');
-  return { text, lines: text.trim().split('\n').map((l) => JSON.parse(l) as LogLine) };
+  return {
+    text,
+    lines: text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LogLine),
+  };
 }
 
 /** Runs `fn` against an engine with a failing clock and randomness, then stops it (which flushes and closes its log). */
-async function withEngine(fn: (t: TestEngine, clock: FailingClock, random: FailingRandom) => Promise<void>): Promise<string> {
+async function withEngine(
+  fn: (t: TestEngine, clock: FailingClock, random: FailingRandom) => Promise<void>,
+): Promise<string> {
   const dir = await makeTempDir();
   const clock = new FailingClock();
   const random = new FailingRandom();
@@ -81,13 +89,18 @@ describe('engine log', () => {
     const dir = await withEngine(async (t, _clock, random) => {
       token = t.token;
       random.armed = true;
-      const r = await t.api('POST', '/api/endpoints', { body: { name: BODY_MARKER, validationType: 'hmac_sha256', webhookSecret: SECRET } });
+      const r = await t.api('POST', '/api/endpoints', {
+        body: { name: BODY_MARKER, validationType: 'hmac_sha256', webhookSecret: SECRET },
+      });
       assert.equal(random.armed, false, 'the request used the failing randomness');
       assert.equal(r.status, 500);
       assert.equal(r.body.error.code, 'INTERNAL_ERROR');
       errorId = r.body.error.details.errorId;
       assert.match(errorId, /^err_[0-9a-z]{16}$/);
-      assert.equal(r.body.error.message, `An unexpected error occurred; the engine logged it as ${errorId} (logs/engine.log in its data directory).`);
+      assert.equal(
+        r.body.error.message,
+        `An unexpected error occurred; the engine logged it as ${errorId} (logs/engine.log in its data directory).`,
+      );
       assert.ok(!JSON.stringify(r.body).includes('the clock broke'), 'nothing internal reaches the client');
     });
     try {
@@ -115,7 +128,7 @@ describe('engine log', () => {
     }
   });
 
-  test('the receiver\'s 500 carries the errorId of its log line; the delivery\'s body and signature header stay out of the log', async () => {
+  test("the receiver's 500 carries the errorId of its log line; the delivery's body and signature header stay out of the log", async () => {
     let errorId = '';
     let endpointId = '';
     const dir = await withEngine(async (t, clock) => {
@@ -146,7 +159,7 @@ describe('engine log', () => {
     }
   });
 
-  test('a share page\'s 500 (JSON and HTML) shows the errorId; the share token is masked in the log', async () => {
+  test("a share page's 500 (JSON and HTML) shows the errorId; the share token is masked in the log", async () => {
     const ids: string[] = [];
     let shareToken = '';
     const dir = await withEngine(async (t, clock) => {
@@ -184,7 +197,7 @@ describe('engine log', () => {
     }
   });
 
-  test('start-up (with ports) and stop are logged at info; a client\'s bad JSON is not an engine fault', async () => {
+  test("start-up (with ports) and stop are logged at info; a client's bad JSON is not an engine fault", async () => {
     let apiPort = 0;
     let receiverPort = 0;
     const dir = await withEngine(async (t) => {
@@ -212,7 +225,11 @@ describe('engine log', () => {
         lines.map((l) => l.msg).filter((m) => m.startsWith('engine') || m === 'checkpoint'),
         ['engine started', 'checkpoint', 'engine stopping', 'checkpoint', 'engine stopped'],
       );
-      assert.deepEqual(lines.filter((l) => l.level === 'error'), [], 'nothing was logged as a fault');
+      assert.deepEqual(
+        lines.filter((l) => l.level === 'error'),
+        [],
+        'nothing was logged as a fault',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -247,13 +264,22 @@ describe('engine log', () => {
     const dir = await makeTempDir();
     try {
       const t = await startTestEngine(
-        { tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: unreachable.url, backoffMinMs: 10, backoffMaxMs: 20 } },
+        {
+          tunnel: {
+            ...DEFAULT_CONFIG.tunnel,
+            enabled: true,
+            host: unreachable.url,
+            backoffMinMs: 10,
+            backoffMaxMs: 20,
+          },
+        },
         {},
         dir,
       );
       try {
         // Several failed attempts: each one is a retry, not a new state.
-        for (let i = 0; i < 500 && t.engine.tunnel.status().attempts < 3; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 500 && t.engine.tunnel.status().attempts < 3; i++)
+          await new Promise((r) => setTimeout(r, 20));
         assert.ok(t.engine.tunnel.status().attempts >= 3, 'the tunnel retried');
       } finally {
         await t.stop();
@@ -262,7 +288,11 @@ describe('engine log', () => {
       const states = lines.filter((l) => l.msg === 'tunnel state');
       assert.ok(states.every((l) => l.level === 'info'));
       const sequence = states.map((l) => l.state);
-      assert.deepEqual(sequence, ['connecting', 'offline', 'disabled'], 'retries while offline add no line; stopping closes the tunnel');
+      assert.deepEqual(
+        sequence,
+        ['connecting', 'offline', 'disabled'],
+        'retries while offline add no line; stopping closes the tunnel',
+      );
       assert.equal(states[1]!.host, unreachable.url);
       assert.match(String(states[1]!.lastError), /ECONNREFUSED/);
     } finally {

@@ -8,7 +8,10 @@ describe('GET /api/events (server-sent events)', () => {
   let aliceToken: string;
   const streams: SseStream[] = [];
   const open = async (path = '/api/events', token: string | null = t.token, headers: Record<string, string> = {}) => {
-    const s = await openSse(t.engine.apiUrl + path, { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers });
+    const s = await openSse(t.engine.apiUrl + path, {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    });
     streams.push(s);
     return s;
   };
@@ -41,7 +44,10 @@ describe('GET /api/events (server-sent events)', () => {
 
     const epLocal = await t.endpoint({ name: 'local', validationType: 'none' });
     const epAlice = await t.endpoint({ name: 'alice', validationType: 'none' }, aliceToken);
-    const dl = await t.deliver(`/webhook/${epLocal}/orders`, { body: '{"local":true}', headers: { 'content-type': 'application/json' } });
+    const dl = await t.deliver(`/webhook/${epLocal}/orders`, {
+      body: '{"local":true}',
+      headers: { 'content-type': 'application/json' },
+    });
     const da = await t.deliver(`/webhook/${epAlice}`, { body: 'alice' });
     const localLogId = dl.body.data.id as string;
     const aliceLogId = da.body.data.id as string;
@@ -52,7 +58,10 @@ describe('GET /api/events (server-sent events)', () => {
     assert.equal(data.endpointId, epLocal);
     assert.equal(data.path, '/orders');
     assert.equal(data.status, 'success');
-    assert.match(mine.raw(), new RegExp(`id: ${e.id}\\nevent: log\\.created\\ndata: \\{[^\\n]*"id":"${localLogId}"[^\\n]*\\}\\n\\n`));
+    assert.match(
+      mine.raw(),
+      new RegExp(`id: ${e.id}\\nevent: log\\.created\\ndata: \\{[^\\n]*"id":"${localLogId}"[^\\n]*\\}\\n\\n`),
+    );
 
     const ea = await alices.waitFor((x) => x.event === 'log.created');
     assert.equal(JSON.parse(ea.data).id, aliceLogId);
@@ -80,11 +89,18 @@ describe('GET /api/events (server-sent events)', () => {
     first.close();
 
     const missed: string[] = [];
-    for (const body of ['two', 'three']) missed.push((await t.deliver(`/webhook/${ep}`, { body })).body.data.id as string);
+    for (const body of ['two', 'three'])
+      missed.push((await t.deliver(`/webhook/${ep}`, { body })).body.data.id as string);
 
-    for (const resumed of [await open('/api/events', t.token, { 'last-event-id': String(e1.id) }), await open(`/api/events?lastEventId=${e1.id}`)]) {
+    for (const resumed of [
+      await open('/api/events', t.token, { 'last-event-id': String(e1.id) }),
+      await open(`/api/events?lastEventId=${e1.id}`),
+    ]) {
       await resumed.waitFor((x) => x.data.includes(missed[1]!));
-      const ids = resumed.events().filter((x) => x.data.includes(ep)).map((x) => JSON.parse(x.data).id as string);
+      const ids = resumed
+        .events()
+        .filter((x) => x.data.includes(ep))
+        .map((x) => JSON.parse(x.data).id as string);
       assert.deepEqual(ids, missed, 'exactly the events after the given id, oldest first');
       assert.ok(resumed.events().every((x) => Number(x.id) > Number(e1.id)));
       resumed.close();

@@ -82,7 +82,10 @@ describe('export', () => {
     t = await startTestEngine();
     target = await startCaptureServer();
     ep = await t.endpoint({ name: 'export', validationType: 'none' });
-    const a = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/in/path?x=1&y=a%20b&x=2`, { headers: textHeaders, body: TEXT_BODY });
+    const a = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/in/path?x=1&y=a%20b&x=2`, {
+      headers: textHeaders,
+      body: TEXT_BODY,
+    });
     textLog = a.json().data.id;
     const b = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/bin`, {
       headers: [['Content-Type', 'application/octet-stream']],
@@ -96,62 +99,82 @@ describe('export', () => {
   });
 
   for (const kind of ['text', 'binary'] as const) {
-    test(`curl run with sh -c reproduces the exact bytes (${kind} body)`, { skip: HAS_CURL ? false : 'curl is not installed' }, async () => {
-      const logId = kind === 'text' ? textLog : binaryLog;
-      const url = `${target.url}/replayed/here?q=1`;
-      const r = await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`);
-      assert.equal(r.status, 200);
-      const d = r.body.data;
-      assert.equal(d.format, 'curl');
-      assert.equal(d.filename, `${logId}.sh`);
-      assert.equal(d.contentEncoding, 'utf8');
-      const got = target.next();
-      await run('sh', ['-c', `${d.content.trimEnd()} --silent --output /dev/null`]);
-      const c = await got;
-      const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
-      assert.equal(c.method, 'POST');
-      assert.equal(c.url, '/replayed/here?q=1');
-      assert.ok(c.body.equals(Buffer.from(original.body, original.bodyEncoding)), 'body bytes identical');
-      assert.ok(c.body.equals(kind === 'text' ? Buffer.from(TEXT_BODY) : BINARY_BODY));
-      assert.deepEqual(contentHeaders(c.rawHeaders), contentHeaders(original.rawHeaders), 'same headers, same order, none added');
-    });
+    test(
+      `curl run with sh -c reproduces the exact bytes (${kind} body)`,
+      { skip: HAS_CURL ? false : 'curl is not installed' },
+      async () => {
+        const logId = kind === 'text' ? textLog : binaryLog;
+        const url = `${target.url}/replayed/here?q=1`;
+        const r = await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`);
+        assert.equal(r.status, 200);
+        const d = r.body.data;
+        assert.equal(d.format, 'curl');
+        assert.equal(d.filename, `${logId}.sh`);
+        assert.equal(d.contentEncoding, 'utf8');
+        const got = target.next();
+        await run('sh', ['-c', `${d.content.trimEnd()} --silent --output /dev/null`]);
+        const c = await got;
+        const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
+        assert.equal(c.method, 'POST');
+        assert.equal(c.url, '/replayed/here?q=1');
+        assert.ok(c.body.equals(Buffer.from(original.body, original.bodyEncoding)), 'body bytes identical');
+        assert.ok(c.body.equals(kind === 'text' ? Buffer.from(TEXT_BODY) : BINARY_BODY));
+        assert.deepEqual(
+          contentHeaders(c.rawHeaders),
+          contentHeaders(original.rawHeaders),
+          'same headers, same order, none added',
+        );
+      },
+    );
   }
 
   // ESC ] title BEL, a colour, CR, quote, backslash, printf's own % and \0 and \c, DEL, C1 as UTF-8.
-  const CONTROL_TEXT = "{\"t\":\"\x1b]0;pwned\x07\x1b[31mred\r\nit's \\0033 \\c %s %b \x7f \u009b é\"}";
+  const CONTROL_TEXT = '{"t":"\x1b]0;pwned\x07\x1b[31mred\r\nit\'s \\0033 \\c %s %b \x7f \u009b é"}';
   const bodies: [string, Buffer][] = [
     ['UTF-8 text', Buffer.from(CONTROL_TEXT)],
     ['not UTF-8', Buffer.concat([Buffer.from(CONTROL_TEXT), Buffer.from([0xff, 0xfe, 0x80, 0x9b, 0x30, 0x0a, 0x01])])],
     ['plain text over 128 KiB (one exec argument at most)', Buffer.from(`${'{"k":"v"},'.repeat(20_000)} it's \\n`)],
   ];
   for (const [kind, body] of bodies) {
-    test(`curl of a body with terminal controls (${kind}) prints none, and bash and sh send the exact bytes and headers`, { skip: HAS_CURL ? false : 'curl is not installed' }, async () => {
-      const headers: [string, string][] = [
-        ['Content-Type', 'application/octet-stream'],
-        ['X-Raw-C1', 'a\u009bb'], // the byte 0x9b as received (not UTF-8; the body is a Buffer, so node:http writes latin1)
-        ['X-Utf8-C1', Buffer.from('a\u009bb ✓').toString('latin1')], // U+009B as UTF-8
-        ['X-Latin1', 'caf\u00e9'], // 0xe9 alone: not UTF-8
-        ['X-Quote', `it's \\ "x"`],
-      ];
-      const logId = (await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/ctl`, { headers, body })).json().data.id;
-      const url = `${target.url}/ctl?q=1`;
-      const d = (await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`)).body.data;
-      // eslint-disable-next-line no-control-regex -- no control character may be left
-      assert.doesNotMatch(d.content, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'nothing a terminal acts on');
-      assert.ok(d.content.startsWith("printf '%b' '"), d.content.slice(0, 200));
-      if (body.includes(0x1b)) assert.ok(d.content.includes('\\0033]0;pwned\\0007'), d.content);
-      const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
-      for (const shell of ['bash', 'sh']) {
-        const got = target.next();
-        await runScript(shell, `${d.content.trimEnd()} --silent --output /dev/null\n`);
-        const c = await got;
-        assert.equal(c.method, 'POST', shell);
-        assert.equal(c.url, '/ctl?q=1', shell);
-        assert.ok(c.body.equals(body), `${shell}: body bytes identical`);
-        assert.deepEqual(contentHeaders(c.rawHeaders), contentHeaders(original.rawHeaders), `${shell}: same header bytes`);
-        assert.deepEqual(contentHeaders(c.rawHeaders).slice(1, 4), [['x-raw-c1', 'a\u009bb'], ['x-utf8-c1', headers[2]![1]], ['x-latin1', 'caf\u00e9']]);
-      }
-    });
+    test(
+      `curl of a body with terminal controls (${kind}) prints none, and bash and sh send the exact bytes and headers`,
+      { skip: HAS_CURL ? false : 'curl is not installed' },
+      async () => {
+        const headers: [string, string][] = [
+          ['Content-Type', 'application/octet-stream'],
+          ['X-Raw-C1', 'a\u009bb'], // the byte 0x9b as received (not UTF-8; the body is a Buffer, so node:http writes latin1)
+          ['X-Utf8-C1', Buffer.from('a\u009bb ✓').toString('latin1')], // U+009B as UTF-8
+          ['X-Latin1', 'caf\u00e9'], // 0xe9 alone: not UTF-8
+          ['X-Quote', `it's \\ "x"`],
+        ];
+        const logId = (await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/ctl`, { headers, body })).json().data.id;
+        const url = `${target.url}/ctl?q=1`;
+        const d = (await exportAs(logId, `format=curl&target=${encodeURIComponent(url)}`)).body.data;
+        // eslint-disable-next-line no-control-regex -- no control character may be left
+        assert.doesNotMatch(d.content, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/, 'nothing a terminal acts on');
+        assert.ok(d.content.startsWith("printf '%b' '"), d.content.slice(0, 200));
+        if (body.includes(0x1b)) assert.ok(d.content.includes('\\0033]0;pwned\\0007'), d.content);
+        const original = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
+        for (const shell of ['bash', 'sh']) {
+          const got = target.next();
+          await runScript(shell, `${d.content.trimEnd()} --silent --output /dev/null\n`);
+          const c = await got;
+          assert.equal(c.method, 'POST', shell);
+          assert.equal(c.url, '/ctl?q=1', shell);
+          assert.ok(c.body.equals(body), `${shell}: body bytes identical`);
+          assert.deepEqual(
+            contentHeaders(c.rawHeaders),
+            contentHeaders(original.rawHeaders),
+            `${shell}: same header bytes`,
+          );
+          assert.deepEqual(contentHeaders(c.rawHeaders).slice(1, 4), [
+            ['x-raw-c1', 'a\u009bb'],
+            ['x-utf8-c1', headers[2]![1]],
+            ['x-latin1', 'caf\u00e9'],
+          ]);
+        }
+      },
+    );
   }
 
   test('the default curl target is the endpoint receiver URL with the original path and query', async () => {
@@ -199,8 +222,15 @@ describe('export', () => {
     assert.equal(req.postData.text, TEXT_BODY);
     assert.equal(req.postData.mimeType, 'text/plain; charset=utf-8');
     assert.equal(req.bodySize, Buffer.byteLength(TEXT_BODY));
-    assert.deepEqual(req.queryString, [{ name: 'x', value: '1' }, { name: 'x', value: '2' }, { name: 'y', value: 'a b' }]);
-    assert.deepEqual(req.cookies, [{ name: 'a', value: '1' }, { name: 'session', value: 'xyz' }]);
+    assert.deepEqual(req.queryString, [
+      { name: 'x', value: '1' },
+      { name: 'x', value: '2' },
+      { name: 'y', value: 'a b' },
+    ]);
+    assert.deepEqual(req.cookies, [
+      { name: 'a', value: '1' },
+      { name: 'session', value: 'xyz' },
+    ]);
     assert.ok(req.headers.some((h: any) => h.name === 'X-Weird'));
     const bin = JSON.parse((await exportAs(binaryLog, 'format=har')).body.data.content);
     assertHar(bin);

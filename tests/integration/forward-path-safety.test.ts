@@ -13,14 +13,31 @@ const FAST = { forward: { initialBackoffMs: 20, maxBackoffMs: 100, timeoutMs: 5_
  * A request with its target exactly as given: fetch and the URL class would
  * resolve `..` and `%2e%2e` before sending, which is the very thing under test.
  */
-function sendRaw(base: string, rawPath: string, method: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+function sendRaw(
+  base: string,
+  rawPath: string,
+  method: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: rawPath, method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: rawPath,
+        method,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -33,13 +50,19 @@ describe('forwarding never leaves the forwardUrl path', () => {
   });
   after(() => t.stop());
 
-  const forwardStatus = async (endpointId: string) => (await t.api('GET', `/api/endpoints/${endpointId}/forward`)).body.data;
+  const forwardStatus = async (endpointId: string) =>
+    (await t.api('GET', `/api/endpoints/${endpointId}/forward`)).body.data;
 
   test('signed deliveries with traversal sub-paths are captured as sent, recorded as UNSAFE_SUB_PATH forwards, and never reach the target', async () => {
     const target = await TargetServer.start();
     try {
       const forwardUrl = `${target.url}/local/hook`;
-      const ep = await t.endpoint({ name: 'traversal', validationType: 'hmac_sha256', webhookSecret: SECRET, forwardUrl });
+      const ep = await t.endpoint({
+        name: 'traversal',
+        validationType: 'hmac_sha256',
+        webhookSecret: SECRET,
+        forwardUrl,
+      });
       const body = '{"event":"order.paid"}';
       const headers = { 'content-type': 'application/json', 'x-webhook-signature': sig(body) };
       // [raw sub-path and query as sent, method, sub-path kept in the log, offending segment]
@@ -82,11 +105,23 @@ describe('forwarding never leaves the forwardUrl path', () => {
         assert.equal(h.total, 1, `${raw}: recorded once, not retried`);
         const entry = h.history[0];
         assert.deepEqual(
-          { trigger: entry.trigger, status: entry.status, targetUrl: entry.targetUrl, method: entry.method, code: entry.error.code },
+          {
+            trigger: entry.trigger,
+            status: entry.status,
+            targetUrl: entry.targetUrl,
+            method: entry.method,
+            code: entry.error.code,
+          },
           { trigger: 'forward', status: null, targetUrl: forwardUrl, method, code: 'UNSAFE_SUB_PATH' },
         );
-        assert.ok(entry.error.message.startsWith(`Log ${logIds[i]} was not forwarded, and will not be: The sub-path "${path}"`), entry.error.message);
-        assert.ok(entry.error.message.includes(`(segment "${segment}") cannot be appended below the path "/local/hook"`), entry.error.message);
+        assert.ok(
+          entry.error.message.startsWith(`Log ${logIds[i]} was not forwarded, and will not be: The sub-path "${path}"`),
+          entry.error.message,
+        );
+        assert.ok(
+          entry.error.message.includes(`(segment "${segment}") cannot be appended below the path "/local/hook"`),
+          entry.error.message,
+        );
       }
       const first = (await t.api('GET', `/api/replay/${logIds[0]}/history`)).body.data.history[0];
       assert.equal(
@@ -118,16 +153,29 @@ describe('forwarding never leaves the forwardUrl path', () => {
         return st.lastError !== null && st.pending === 0 && st.state === 'idle' && st;
       }, 'the refusal to be recorded');
       assert.deepEqual(
-        { code: s.lastError.code, attempts: s.attempts, nextAttemptAt: s.nextAttemptAt, lastDeliveredAt: s.lastDeliveredAt },
+        {
+          code: s.lastError.code,
+          attempts: s.attempts,
+          nextAttemptAt: s.nextAttemptAt,
+          lastDeliveredAt: s.lastDeliveredAt,
+        },
         { code: 'UNSAFE_SUB_PATH', attempts: 0, nextAttemptAt: null, lastDeliveredAt: null },
       );
-      assert.ok(s.lastError.message.includes('"/x/%2e%2e/%2e%2e/admin" (segment "%2e%2e") cannot be appended below the path "/base"'), s.lastError.message);
+      assert.ok(
+        s.lastError.message.includes(
+          '"/x/%2e%2e/%2e%2e/admin" (segment "%2e%2e") cannot be appended below the path "/base"',
+        ),
+        s.lastError.message,
+      );
       const h = (await t.api('GET', `/api/replay/${logId}/history`)).body.data;
       assert.equal(h.total, 1);
       assert.equal(target.received.length, 0);
       const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
       assert.equal(a.status, 200, JSON.stringify(a.body));
-      assert.deepEqual(a.body.data.causes.map((c: { code: string }) => c.code), ['unsafe_sub_path']);
+      assert.deepEqual(
+        a.body.data.causes.map((c: { code: string }) => c.code),
+        ['unsafe_sub_path'],
+      );
     } finally {
       await target.close();
     }

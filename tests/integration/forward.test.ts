@@ -17,14 +17,23 @@ describe('forwarding', () => {
   });
   after(() => t.stop());
 
-  const forwardStatus = async (endpointId: string) => (await t.api('GET', `/api/endpoints/${endpointId}/forward`)).body.data;
+  const forwardStatus = async (endpointId: string) =>
+    (await t.api('GET', `/api/endpoints/${endpointId}/forward`)).body.data;
   const signedDelivery = (endpointId: string, body: string, path = '') =>
-    t.deliver(`/webhook/${endpointId}${path}`, { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sig(body) } });
+    t.deliver(`/webhook/${endpointId}${path}`, {
+      body,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': sig(body) },
+    });
 
   test('accepted deliveries reach the forward target in order; failed signatures are not forwarded', async () => {
     const target = await TargetServer.start();
     try {
-      const ep = await t.endpoint({ name: 'fwd', validationType: 'hmac_sha256', webhookSecret: SECRET, forwardUrl: `${target.url}/local/hook` });
+      const ep = await t.endpoint({
+        name: 'fwd',
+        validationType: 'hmac_sha256',
+        webhookSecret: SECRET,
+        forwardUrl: `${target.url}/local/hook`,
+      });
       const bodies = Array.from({ length: 6 }, (_, i) => JSON.stringify({ seq: i, pad: ' '.repeat(i) }));
       const logIds: string[] = [];
       for (const [i, body] of bodies.entries()) {
@@ -32,14 +41,24 @@ describe('forwarding', () => {
         assert.equal(r.status, 200);
         logIds.push(r.body.data.id);
         if (i === 2) {
-          const bad = await t.deliver(`/webhook/${ep}`, { body: '{"forged":true}', headers: { 'x-webhook-signature': sig('something else') } });
+          const bad = await t.deliver(`/webhook/${ep}`, {
+            body: '{"forged":true}',
+            headers: { 'x-webhook-signature': sig('something else') },
+          });
           assert.equal(bad.status, 400);
         }
       }
       await target.waitForCount(bodies.length);
-      assert.deepEqual(target.received.map((r) => r.body.toString()), bodies);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        bodies,
+      );
       assert.ok(target.received.every((r) => r.url === '/local/hook' && r.method === 'POST'));
-      assert.equal(target.received[0]!.headers['x-webhook-signature'], sig(bodies[0]!), 'the original signature goes along');
+      assert.equal(
+        target.received[0]!.headers['x-webhook-signature'],
+        sig(bodies[0]!),
+        'the original signature goes along',
+      );
 
       const h = await t.api('GET', `/api/replay/${logIds[0]}/history`);
       assert.equal(h.body.data.total, 1);
@@ -73,13 +92,18 @@ describe('forwarding', () => {
   });
 
   test('a 4xx is recorded and the item dropped (not retried); the next one goes out', async () => {
-    const target = await TargetServer.start((_req, i) => (i === 0 ? { status: 422, body: 'unprocessable' } : { status: 200 }));
+    const target = await TargetServer.start((_req, i) =>
+      i === 0 ? { status: 422, body: 'unprocessable' } : { status: 200 },
+    );
     try {
       const ep = await t.endpoint({ name: 'refused', validationType: 'none', forwardUrl: target.url });
       const first = (await t.deliver(`/webhook/${ep}`, { body: 'first' })).body.data.id as string;
       await t.deliver(`/webhook/${ep}`, { body: 'second' });
       await target.waitForCount(2);
-      assert.deepEqual(target.received.map((r) => r.body.toString()), ['first', 'second']);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        ['first', 'second'],
+      );
       const h = await t.api('GET', `/api/replay/${first}/history`);
       assert.equal(h.body.data.total, 1, 'a refused delivery is tried once');
       assert.equal(h.body.data.history[0].status, 422);
@@ -103,7 +127,10 @@ describe('forwarding', () => {
         const r = await t.api('GET', `/api/replay/${logId}/history`);
         return r.body.data.history.length === 3 && r.body.data;
       }, 'three attempts in history');
-      assert.deepEqual(h.history.map((e: any) => e.status), [204, 503, 503]);
+      assert.deepEqual(
+        h.history.map((e: any) => e.status),
+        [204, 503, 503],
+      );
       assert.ok(h.history.every((e: any) => e.trigger === 'forward'));
     } finally {
       await target.close();
@@ -138,7 +165,10 @@ describe('forwarding', () => {
         const st = await forwardStatus(ep);
         return st.pending === 0 && st.state === 'idle' && st;
       }, 'the queue to drain');
-      assert.deepEqual(target.received.map((r) => r.body.toString()), ['after-switch']);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        ['after-switch'],
+      );
     } finally {
       await target.close();
     }
@@ -148,8 +178,24 @@ describe('forwarding', () => {
     const ep = await t.endpoint({ name: 'plain', validationType: 'none' });
     const s = await forwardStatus(ep);
     assert.deepEqual(
-      { state: s.state, pending: s.pending, forwardUrl: s.forwardUrl, nextAttemptAt: s.nextAttemptAt, lastError: s.lastError, attempts: s.attempts, lastDeliveredAt: s.lastDeliveredAt },
-      { state: 'disabled', pending: 0, forwardUrl: null, nextAttemptAt: null, lastError: null, attempts: 0, lastDeliveredAt: null },
+      {
+        state: s.state,
+        pending: s.pending,
+        forwardUrl: s.forwardUrl,
+        nextAttemptAt: s.nextAttemptAt,
+        lastError: s.lastError,
+        attempts: s.attempts,
+        lastDeliveredAt: s.lastDeliveredAt,
+      },
+      {
+        state: 'disabled',
+        pending: 0,
+        forwardUrl: null,
+        nextAttemptAt: null,
+        lastError: null,
+        attempts: 0,
+        lastDeliveredAt: null,
+      },
     );
     assert.equal((await t.api('GET', '/api/endpoints/ep_missing/forward')).status, 404);
     const other = await t.engine.issueToken('forward-other');
@@ -162,7 +208,10 @@ describe('forwarding', () => {
     const down = (await closedPort()).url;
     const ep = await t.endpoint({ name: 'doomed', validationType: 'none', forwardUrl: down });
     const logId = (await t.deliver(`/webhook/${ep}`, { body: 'x' })).body.data.id as string;
-    await waitUntil(async () => (await t.api('GET', `/api/replay/${logId}/history`)).body.data?.total >= 1, 'a failed attempt');
+    await waitUntil(
+      async () => (await t.api('GET', `/api/replay/${logId}/history`)).body.data?.total >= 1,
+      'a failed attempt',
+    );
     const d = await t.api('DELETE', `/api/endpoints/${ep}`);
     assert.equal(d.status, 200);
     assert.equal((await t.api('GET', `/api/endpoints/${ep}/forward`)).status, 404);

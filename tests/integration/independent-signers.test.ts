@@ -36,9 +36,16 @@ const hmac = (secret: string, ...parts: (string | Buffer)[]) => {
   return mac.digest();
 };
 /** Shopify: base64 HMAC-SHA256 of the raw body, compared as text (its documented check). */
-const shopifyValid = (secret: string, body: Buffer, header: string | undefined) => sameText(hmac(secret, body).toString('base64'), header);
+const shopifyValid = (secret: string, body: Buffer, header: string | undefined) =>
+  sameText(hmac(secret, body).toString('base64'), header);
 /** Slack: v0= + hex HMAC-SHA256 of "v0:{timestamp}:{body}", refused when |now - timestamp| > 5 min. */
-const slackValid = (secret: string, body: Buffer, timestamp: string | undefined, signature: string | undefined, nowMs: number) =>
+const slackValid = (
+  secret: string,
+  body: Buffer,
+  timestamp: string | undefined,
+  signature: string | undefined,
+  nowMs: number,
+) =>
   timestamp !== undefined &&
   /^\d+$/.test(timestamp) &&
   Math.abs(nowMs / 1000 - Number(timestamp)) <= 60 * 5 &&
@@ -74,7 +81,12 @@ describe('independent check of what Hookscope signs', () => {
     const r = await t.api('GET', `/api/webhooks/logs/${id}`);
     assert.equal(r.status, 200);
     assert.equal(r.body.data.bodyEncoding, 'utf8');
-    return r.body.data as { body: string; headers: Record<string, string>; status: string; verification: { result: string } };
+    return r.body.data as {
+      body: string;
+      headers: Record<string, string>;
+      status: string;
+      verification: { result: string };
+    };
   };
   /** Sends the endpoint's signed test webhook and returns the stored request. */
   const testDelivery = async (endpointId: string) => {
@@ -94,7 +106,10 @@ describe('independent check of what Hookscope signs', () => {
     return target.received.at(-1)!;
   };
   const deliver = async (endpointId: string, body: string, headers: Record<string, string>) => {
-    const r = await t.deliver(`/webhook/${endpointId}`, { body, headers: { 'content-type': 'application/json', ...headers } });
+    const r = await t.deliver(`/webhook/${endpointId}`, {
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.data.id as string;
   };
@@ -105,30 +120,59 @@ describe('independent check of what Hookscope signs', () => {
       const { body, headers } = await testDelivery(ep);
       assert.equal(headers['x-github-event'], 'ping');
       assert.equal(await octokitVerify(SECRETS.github, body.toString('utf8'), headers['x-hub-signature-256']!), true);
-      assert.equal(await octokitVerify('another secret', body.toString('utf8'), headers['x-hub-signature-256']!), false);
+      assert.equal(
+        await octokitVerify('another secret', body.toString('utf8'), headers['x-hub-signature-256']!),
+        false,
+      );
     });
 
     test('shopify: the base64 HMAC of the raw body, as Shopify documents it', async () => {
       const ep = await t.endpoint({ name: 'shop', validationType: 'shopify', webhookSecret: SECRETS.shopify });
       const { body, headers } = await testDelivery(ep);
-      assert.equal(shopifyValid(SECRETS.shopify, body, headers['x-shopify-hmac-sha256']), true, headers['x-shopify-hmac-sha256']);
+      assert.equal(
+        shopifyValid(SECRETS.shopify, body, headers['x-shopify-hmac-sha256']),
+        true,
+        headers['x-shopify-hmac-sha256'],
+      );
     });
 
     test("slack: signed at the engine's clock, v0= HMAC of v0:{timestamp}:{body}, as Slack documents it", async () => {
       const ep = await t.endpoint({ name: 'slack', validationType: 'slack', webhookSecret: SECRETS.slack });
       const { body, headers } = await testDelivery(ep);
       assert.equal(headers['x-slack-request-timestamp'], String(T0_S));
-      assert.equal(slackValid(SECRETS.slack, body, headers['x-slack-request-timestamp'], headers['x-slack-signature'], clock.now()), true);
+      assert.equal(
+        slackValid(
+          SECRETS.slack,
+          body,
+          headers['x-slack-request-timestamp'],
+          headers['x-slack-signature'],
+          clock.now(),
+        ),
+        true,
+      );
     });
 
     test('hmac_sha256: the HMAC of the raw body in the default and in a per-endpoint header', async () => {
       const plain = await t.endpoint({ name: 'generic', validationType: 'hmac_sha256', webhookSecret: SECRETS.hmac });
       const d = await testDelivery(plain);
-      assert.equal(genericValid(SECRETS.hmac, d.body, d.headers['x-webhook-signature']), true, d.headers['x-webhook-signature']);
+      assert.equal(
+        genericValid(SECRETS.hmac, d.body, d.headers['x-webhook-signature']),
+        true,
+        d.headers['x-webhook-signature'],
+      );
 
-      const custom = await t.endpoint({ name: 'acme', validationType: 'hmac_sha256', webhookSecret: SECRETS.hmac, signatureHeader: 'X-Acme-Signature' });
+      const custom = await t.endpoint({
+        name: 'acme',
+        validationType: 'hmac_sha256',
+        webhookSecret: SECRETS.hmac,
+        signatureHeader: 'X-Acme-Signature',
+      });
       const c = await testDelivery(custom);
-      assert.equal(genericValid(SECRETS.hmac, c.body, c.headers['x-acme-signature']), true, c.headers['x-acme-signature']);
+      assert.equal(
+        genericValid(SECRETS.hmac, c.body, c.headers['x-acme-signature']),
+        true,
+        c.headers['x-acme-signature'],
+      );
       assert.equal(c.headers['x-webhook-signature'], undefined);
     });
   });
@@ -139,20 +183,31 @@ describe('independent check of what Hookscope signs', () => {
 
     test('github: an edited body fails the original signature and passes octokit verify once re-signed', async () => {
       const ep = await t.endpoint({ name: 'gh replay', validationType: 'github', webhookSecret: SECRETS.github });
-      const logId = await deliver(ep, original, { 'X-Hub-Signature-256': await octokitSign(SECRETS.github, original), 'X-GitHub-Event': 'issues' });
+      const logId = await deliver(ep, original, {
+        'X-Hub-Signature-256': await octokitSign(SECRETS.github, original),
+        'X-GitHub-Event': 'issues',
+      });
 
       const plain = await replay(logId, { body: edited });
-      assert.equal(await octokitVerify(SECRETS.github, plain.body.toString('utf8'), single(plain, 'x-hub-signature-256')!), false);
+      assert.equal(
+        await octokitVerify(SECRETS.github, plain.body.toString('utf8'), single(plain, 'x-hub-signature-256')!),
+        false,
+      );
 
       const resigned = await replay(logId, { body: edited, resign: true });
       assert.equal(resigned.body.toString('utf8'), edited);
-      assert.equal(await octokitVerify(SECRETS.github, resigned.body.toString('utf8'), single(resigned, 'x-hub-signature-256')!), true);
+      assert.equal(
+        await octokitVerify(SECRETS.github, resigned.body.toString('utf8'), single(resigned, 'x-hub-signature-256')!),
+        true,
+      );
       assert.equal(single(resigned, 'x-github-event'), 'issues');
     });
 
     test('shopify: an edited body re-signed passes the documented check on the target', async () => {
       const ep = await t.endpoint({ name: 'shop replay', validationType: 'shopify', webhookSecret: SECRETS.shopify });
-      const logId = await deliver(ep, original, { 'X-Shopify-Hmac-Sha256': hmac(SECRETS.shopify, original).toString('base64') });
+      const logId = await deliver(ep, original, {
+        'X-Shopify-Hmac-Sha256': hmac(SECRETS.shopify, original).toString('base64'),
+      });
 
       const plain = await replay(logId, { body: edited });
       assert.equal(shopifyValid(SECRETS.shopify, plain.body, single(plain, 'x-shopify-hmac-sha256')), false);
@@ -179,18 +234,37 @@ describe('independent check of what Hookscope signs', () => {
         const newTs = single(resigned, 'x-slack-request-timestamp');
         assert.equal(newTs, String(Math.floor(clock.now() / 1000)));
         assert.equal(resigned.body.toString('utf8'), original);
-        assert.equal(slackValid(SECRETS.slack, resigned.body, newTs, single(resigned, 'x-slack-signature'), clock.now()), true);
+        assert.equal(
+          slackValid(SECRETS.slack, resigned.body, newTs, single(resigned, 'x-slack-signature'), clock.now()),
+          true,
+        );
 
         const edit = await replay(logId, { body: edited, resign: true });
-        assert.equal(slackValid(SECRETS.slack, edit.body, single(edit, 'x-slack-request-timestamp'), single(edit, 'x-slack-signature'), clock.now()), true);
+        assert.equal(
+          slackValid(
+            SECRETS.slack,
+            edit.body,
+            single(edit, 'x-slack-request-timestamp'),
+            single(edit, 'x-slack-signature'),
+            clock.now(),
+          ),
+          true,
+        );
       } finally {
         clock.set(T0);
       }
     });
 
     test('hmac_sha256: re-signed in the per-endpoint header, which replaces the sent one', async () => {
-      const ep = await t.endpoint({ name: 'acme replay', validationType: 'hmac_sha256', webhookSecret: SECRETS.hmac, signatureHeader: 'X-Acme-Signature' });
-      const logId = await deliver(ep, original, { 'x-acme-signature': hmac(SECRETS.hmac, original).toString('base64') });
+      const ep = await t.endpoint({
+        name: 'acme replay',
+        validationType: 'hmac_sha256',
+        webhookSecret: SECRETS.hmac,
+        signatureHeader: 'X-Acme-Signature',
+      });
+      const logId = await deliver(ep, original, {
+        'x-acme-signature': hmac(SECRETS.hmac, original).toString('base64'),
+      });
 
       const plain = await replay(logId, { body: edited });
       assert.equal(genericValid(SECRETS.hmac, plain.body, single(plain, 'x-acme-signature')), false);

@@ -37,13 +37,28 @@ describe('logs API', () => {
     assert.equal(d.logs[2].id, ids[6], 'newest first: the two failed ones, then the last accepted');
     const page = (await list('?limit=3&offset=6')).body.data;
     assert.equal(page.hasMore, false);
-    assert.deepEqual(page.logs.map((l: { id: string }) => l.id), [ids[2], ids[1], ids[0]]);
+    assert.deepEqual(
+      page.logs.map((l: { id: string }) => l.id),
+      [ids[2], ids[1], ids[0]],
+    );
     assert.equal((await list('')).body.data.limit, 50, 'default page size');
   });
 
   test('list entries carry the summary without body or headers', async () => {
     const entry = (await list('?limit=1&status=success')).body.data.logs[0];
-    for (const k of ['id', 'endpointId', 'method', 'path', 'query', 'contentType', 'size', 'sourceIp', 'receivedAt', 'status', 'verification']) {
+    for (const k of [
+      'id',
+      'endpointId',
+      'method',
+      'path',
+      'query',
+      'contentType',
+      'size',
+      'sourceIp',
+      'receivedAt',
+      'status',
+      'verification',
+    ]) {
       assert.ok(k in entry, k);
     }
     assert.equal('body' in entry, false);
@@ -62,11 +77,20 @@ describe('logs API', () => {
 
   test('search matches body, headers and path, with % and _ taken literally', async () => {
     const inBody = (await list('?search=needle_100%25')).body.data;
-    assert.deepEqual(inBody.logs.map((l: { id: string }) => l.id), [ids[3]]);
+    assert.deepEqual(
+      inBody.logs.map((l: { id: string }) => l.id),
+      [ids[3]],
+    );
     const inHeader = (await list('?search=header-needle')).body.data;
-    assert.deepEqual(inHeader.logs.map((l: { id: string }) => l.id), [ids[5]]);
+    assert.deepEqual(
+      inHeader.logs.map((l: { id: string }) => l.id),
+      [ids[5]],
+    );
     const inPath = (await list('?search=%2Fitems%2F4')).body.data;
-    assert.deepEqual(inPath.logs.map((l: { id: string }) => l.id), [ids[4]]);
+    assert.deepEqual(
+      inPath.logs.map((l: { id: string }) => l.id),
+      [ids[4]],
+    );
     assert.equal((await list('?search=NEEDLE_100')).body.data.total, 1, 'case-insensitive');
     assert.equal((await list('?search=needle%25_')).body.data.total, 0, 'wildcards are literal');
     assert.equal((await list('?search=nor%20here&status=failed')).body.data.total, 1);
@@ -116,7 +140,10 @@ describe('logs API', () => {
     assert.deepEqual(Object.keys(r.body.data).sort(), ['hasMore', 'total', 'webhooks']);
     assert.equal(r.body.data.total, 7);
     assert.equal(r.body.data.hasMore, true);
-    assert.deepEqual(r.body.data.webhooks.map((w: { id: string }) => w.id), [ids[5], ids[4]]);
+    assert.deepEqual(
+      r.body.data.webhooks.map((w: { id: string }) => w.id),
+      [ids[5], ids[4]],
+    );
     assert.equal((await t.api('GET', '/api/webhooks?limit=-3')).status, 400);
   });
 });
@@ -134,7 +161,10 @@ describe('retention', () => {
     for (let i = 0; i < 8; i++) ids.push((await t.deliver(`/webhook/${ep}`, { body: `#${i}` })).body.data.id);
     const d = (await t.api('GET', '/api/webhooks/logs')).body.data;
     assert.equal(d.total, 5);
-    assert.deepEqual(d.logs.map((l: { id: string }) => l.id), ids.slice(3).reverse());
+    assert.deepEqual(
+      d.logs.map((l: { id: string }) => l.id),
+      ids.slice(3).reverse(),
+    );
     assert.equal((await t.api('GET', `/api/webhooks/logs/${ids[0]}`)).status, 404);
   });
 });

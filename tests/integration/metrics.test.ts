@@ -25,7 +25,12 @@ const counts = (success: number, failed: number, rejected: number): Counts => ({
   rejected,
 });
 const ZERO = counts(0, 0, 0);
-const pick = (c: Counts): Counts => ({ received: c.received, success: c.success, failed: c.failed, rejected: c.rejected });
+const pick = (c: Counts): Counts => ({
+  received: c.received,
+  success: c.success,
+  failed: c.failed,
+  rejected: c.rejected,
+});
 
 /**
  * One known mix of deliveries, placed in time by moving the engine's clock.
@@ -127,8 +132,20 @@ describe('metrics', () => {
   test('per endpoint: counts, success rate and the latest delivery, deleted endpoints left out', async () => {
     const m = await metrics('?window=24h');
     assert.deepEqual(m.endpoints, [
-      { endpointId: alpha, name: 'alpha', ...counts(3, 3, 0), successRate: 0.5, lastReceivedAt: '2025-01-15T12:10:00.000Z' },
-      { endpointId: bravo, name: 'bravo', ...counts(1, 2, 3), successRate: 1 / 6, lastReceivedAt: '2025-01-15T12:20:30.500Z' },
+      {
+        endpointId: alpha,
+        name: 'alpha',
+        ...counts(3, 3, 0),
+        successRate: 0.5,
+        lastReceivedAt: '2025-01-15T12:10:00.000Z',
+      },
+      {
+        endpointId: bravo,
+        name: 'bravo',
+        ...counts(1, 2, 3),
+        successRate: 1 / 6,
+        lastReceivedAt: '2025-01-15T12:20:30.500Z',
+      },
     ]);
   });
 
@@ -175,7 +192,10 @@ describe('metrics', () => {
     assert.deepEqual(m.payloadSizes, { count: 6, min: 50, max: 700, avg: 2550 / 6, p50: 400, p95: 700 });
     assert.deepEqual(
       m.endpoints.map((e: Counts & { name: string }) => [e.name, pick(e)]),
-      [['alpha', counts(2, 2, 0)], ['bravo', counts(1, 1, 2)]],
+      [
+        ['alpha', counts(2, 2, 0)],
+        ['bravo', counts(1, 1, 2)],
+      ],
     );
   });
 
@@ -206,7 +226,10 @@ describe('metrics', () => {
     const m = await metrics(`?window=24h&endpointId=${bravo}`);
     assert.deepEqual(m.totals, counts(1, 2, 3));
     assert.equal(m.successRate, 1 / 6);
-    assert.deepEqual(m.endpoints.map((e: { endpointId: string }) => e.endpointId), [bravo]);
+    assert.deepEqual(
+      m.endpoints.map((e: { endpointId: string }) => e.endpointId),
+      [bravo],
+    );
     assert.deepEqual(m.verificationFailures, [
       { reason: 'missing_header', count: 1 },
       { reason: 'payload_too_large', count: 1 },
@@ -227,14 +250,17 @@ describe('metrics', () => {
       assert.deepEqual(m.payloadSizes, { count: 0, min: null, max: null, avg: null, p50: null, p95: null });
       assert.deepEqual(
         m.endpoints.map((e: { successRate: unknown; lastReceivedAt: unknown }) => [e.successRate, e.lastReceivedAt]),
-        [[null, null], [null, null]],
+        [
+          [null, null],
+          [null, null],
+        ],
       );
     } finally {
       clock.set(at('2025-01-15T12:30:00.000Z'));
     }
   });
 
-  test('another account sees zeros, even naming this account\'s endpoint', async () => {
+  test("another account sees zeros, even naming this account's endpoint", async () => {
     const other = await t.engine.issueToken('teammate');
     for (const qs of ['?window=24h', `?window=30d&endpointId=${bravo}`]) {
       const m = await metrics(qs, other);
@@ -299,7 +325,13 @@ describe('metrics: rejected counts across a restart', () => {
     const m = (await t.api('GET', '/api/observability/metrics?window=1h')).body.data;
     assert.deepEqual(m.totals, counts(1, 0, 3));
     assert.deepEqual(m.endpoints, [
-      { endpointId: ep, name: 'sleepy', ...counts(1, 0, 3), successRate: 0.25, lastReceivedAt: '2025-03-01T08:07:45.250Z' },
+      {
+        endpointId: ep,
+        name: 'sleepy',
+        ...counts(1, 0, 3),
+        successRate: 0.25,
+        lastReceivedAt: '2025-03-01T08:07:45.250Z',
+      },
     ]);
     // 1h at 08:30 starts at 07:31: 08:05 is bucket 34, 08:07 bucket 36.
     assert.deepEqual(pick(m.series[34]), counts(0, 0, 2));

@@ -18,8 +18,16 @@ describe('OpenAPI document', () => {
     }
     const mounted = new Set(t.engine.mountedRoutes().map((r) => `${r.method.toUpperCase()} ${toOpenApiPath(r.path)}`));
     assert.ok(mounted.size >= 11, `expected the spec's routes, got ${[...mounted].join(', ')}`);
-    assert.deepEqual([...mounted].filter((r) => !documented.has(r)), [], 'mounted but not documented');
-    assert.deepEqual([...documented].filter((r) => !mounted.has(r)), [], 'documented but not mounted');
+    assert.deepEqual(
+      [...mounted].filter((r) => !documented.has(r)),
+      [],
+      'mounted but not documented',
+    );
+    assert.deepEqual(
+      [...documented].filter((r) => !mounted.has(r)),
+      [],
+      'documented but not mounted',
+    );
     for (const required of [
       'POST /api/endpoints',
       'GET /api/endpoints',

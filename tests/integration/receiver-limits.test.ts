@@ -31,7 +31,10 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
   after(() => t.stop());
 
   test('a body that stops arriving is cut off after the idle limit: 408, stored with the bytes that came', async () => {
-    const s = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}/slow?x=1`, { 'Content-Length': 100_000 }));
+    const s = slowSender(
+      t.engine.receiverUrl,
+      postHead(t.engine.receiverUrl, `/webhook/${ep}/slow?x=1`, { 'Content-Length': 100_000 }),
+    );
     try {
       s.write('0123456789');
       const r = await within('the idle cut-off', s.response);
@@ -53,7 +56,10 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
   });
 
   test('a body that trickles in under the idle limit is cut off at the request limit', async () => {
-    const s = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 100_000 }));
+    const s = slowSender(
+      t.engine.receiverUrl,
+      postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 100_000 }),
+    );
     const drip = setInterval(() => s.write('x'), 100);
     try {
       const r = await within('the request cut-off', s.response);
@@ -79,7 +85,10 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
     try {
       const r = await within('the headers cut-off', s.response);
       assert.equal(r.status, 408);
-      assert.deepEqual(r.json(), { success: false, error: { code: 'REQUEST_TIMEOUT', message: 'The request headers did not arrive in time.' } });
+      assert.deepEqual(r.json(), {
+        success: false,
+        error: { code: 'REQUEST_TIMEOUT', message: 'The request headers did not arrive in time.' },
+      });
       assert.equal((await t.api('GET', `/api/webhooks/logs?endpointId=${ep}`)).body.data.total, before);
     } finally {
       s.close();
@@ -87,7 +96,10 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
   });
 
   test('a declared Content-Length over the limit is answered 413 before a byte of body is sent', async () => {
-    const s = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 5_000_000 }));
+    const s = slowSender(
+      t.engine.receiverUrl,
+      postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 5_000_000 }),
+    );
     try {
       // No body is written at all: the answer cannot wait for one.
       const r = await within('the 413', s.response);
@@ -104,7 +116,10 @@ describe('receiver timeouts: slow senders are cut off, answered 408 and recorded
     const big = 'b'.repeat(5_000_000);
     // Also from a sender that asks for `Connection: close` (Node's client without an agent does).
     for (const connection of ['keep-alive', 'close', 'keep-alive', 'close', 'close']) {
-      const s = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': big.length, Connection: connection }));
+      const s = slowSender(
+        t.engine.receiverUrl,
+        postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': big.length, Connection: connection }),
+      );
       try {
         s.write(big);
         const r = await within('the 413', s.response);
@@ -136,7 +151,10 @@ describe('receiver rate limit: a token bucket per endpoint', () => {
   let b: string;
   const clock = new ManualClock(Date.parse('2025-03-01T10:00:00.000Z'));
   before(async () => {
-    t = await startTestEngine({ receiver: { ...DEFAULT_CONFIG.receiver, rateLimit: { perSecond: 2, burst: 3 } } }, { clock });
+    t = await startTestEngine(
+      { receiver: { ...DEFAULT_CONFIG.receiver, rateLimit: { perSecond: 2, burst: 3 } } },
+      { clock },
+    );
     a = await t.endpoint({ name: 'a', validationType: 'none' });
     b = await t.endpoint({ name: 'b', validationType: 'none' });
   });
@@ -148,7 +166,10 @@ describe('receiver rate limit: a token bucket per endpoint', () => {
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('retry-after'), '1');
     assert.equal(limited.body.error.code, 'RATE_LIMITED');
-    assert.equal(limited.body.error.message, 'This endpoint receives at most 2 deliveries per second (bursts of 3); retry in 1 s.');
+    assert.equal(
+      limited.body.error.message,
+      'This endpoint receives at most 2 deliveries per second (bursts of 3); retry in 1 s.',
+    );
     assert.deepEqual(limited.body.error.details, { retryAfterSeconds: 1 });
     // Another endpoint has its own bucket.
     assert.equal((await t.deliver(`/webhook/${b}`, { body: 'b' })).status, 200);
@@ -171,10 +192,15 @@ describe('receiver rate limit: a token bucket per endpoint', () => {
 
 describe('receiver rate limit switched off', () => {
   test('perSecond 0 lets every delivery through', async () => {
-    const t = await startTestEngine({ receiver: { ...DEFAULT_CONFIG.receiver, rateLimit: { perSecond: 0, burst: 1 } } }, { clock: new ManualClock(0) });
+    const t = await startTestEngine(
+      { receiver: { ...DEFAULT_CONFIG.receiver, rateLimit: { perSecond: 0, burst: 1 } } },
+      { clock: new ManualClock(0) },
+    );
     try {
       const ep = await t.endpoint({ name: 'open', validationType: 'none' });
-      const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => t.deliver(`/webhook/${ep}`, { body: String(i) }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => t.deliver(`/webhook/${ep}`, { body: String(i) }).then((r) => r.status)),
+      );
       assert.deepEqual(statuses, Array(20).fill(200));
     } finally {
       await t.stop();
@@ -186,19 +212,28 @@ describe('receiver memory budget: body bytes in flight across all requests', () 
   let t: TestEngine;
   let ep: string;
   before(async () => {
-    t = await startTestEngine({ maxBodyBytes: 60_000, receiver: { ...DEFAULT_CONFIG.receiver, maxInFlightBodyBytes: 100_000 } });
+    t = await startTestEngine({
+      maxBodyBytes: 60_000,
+      receiver: { ...DEFAULT_CONFIG.receiver, maxInFlightBodyBytes: 100_000 },
+    });
     ep = await t.endpoint({ name: 'budget', validationType: 'none' });
   });
   after(() => t.stop());
 
   test('a delivery that would go over the budget gets 503 with Retry-After before its body is read, and is recorded', async () => {
     // The first holds 60,000 bytes of the budget while its body is still coming.
-    const first = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 60_000 }));
+    const first = slowSender(
+      t.engine.receiverUrl,
+      postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 60_000 }),
+    );
     try {
       first.write('a'.repeat(1000));
       // 60,000 + 50,000 > 100,000: refused from the Content-Length. Its sender writes the
       // whole body at once, as senders do, and must still read the answer (not a reset).
-      const second = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 50_000 }));
+      const second = slowSender(
+        t.engine.receiverUrl,
+        postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 50_000 }),
+      );
       second.write('s'.repeat(50_000));
       try {
         const r = await within('the 503', second.response);
@@ -231,10 +266,16 @@ describe('receiver memory budget: body bytes in flight across all requests', () 
   });
 
   test('a chunked body that outgrows the budget is cut with 503 and keeps the bytes that arrived', async () => {
-    const first = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 60_000 }));
+    const first = slowSender(
+      t.engine.receiverUrl,
+      postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Content-Length': 60_000 }),
+    );
     try {
       first.write('a');
-      const chunked = slowSender(t.engine.receiverUrl, postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Transfer-Encoding': 'chunked' }));
+      const chunked = slowSender(
+        t.engine.receiverUrl,
+        postHead(t.engine.receiverUrl, `/webhook/${ep}`, { 'Transfer-Encoding': 'chunked' }),
+      );
       try {
         const chunk = 'z'.repeat(30_000);
         chunked.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);

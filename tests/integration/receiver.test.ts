@@ -19,7 +19,12 @@ describe('receiver', () => {
     t = await startTestEngine({ maxBodyBytes: 4096 });
     stripeEp = await t.endpoint({ name: 's', validationType: 'stripe', webhookSecret: STRIPE_SECRET });
     hmacEp = await t.endpoint({ name: 'h', validationType: 'hmac_sha256', webhookSecret: HMAC_SECRET });
-    customHeaderEp = await t.endpoint({ name: 'c', validationType: 'hmac', webhookSecret: HMAC_SECRET, signatureHeader: 'X-Acme-Signature' });
+    customHeaderEp = await t.endpoint({
+      name: 'c',
+      validationType: 'hmac',
+      webhookSecret: HMAC_SECRET,
+      signatureHeader: 'X-Acme-Signature',
+    });
     openEp = await t.endpoint({ name: 'o', validationType: 'none' });
   });
   after(() => t.stop());
@@ -32,18 +37,27 @@ describe('receiver', () => {
     const payload = JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded' });
 
     test('a delivery signed by the stripe SDK is accepted and stored as success', async () => {
-      const r = await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': stripeHeader(payload), 'content-type': 'application/json' } });
+      const r = await t.deliver(`/webhook/${stripeEp}`, {
+        body: payload,
+        headers: { 'stripe-signature': stripeHeader(payload), 'content-type': 'application/json' },
+      });
       assert.equal(r.status, 200);
       assert.equal(r.body.success, true);
       assert.match(r.body.data.id, /^log_[0-9a-z]{26}$/);
       const l = await log(r.body.data.id);
       assert.equal(l.status, 'success');
-      assert.deepEqual({ scheme: l.verification.scheme, result: l.verification.result, reason: l.verification.reason }, { scheme: 'stripe', result: 'valid', reason: null });
+      assert.deepEqual(
+        { scheme: l.verification.scheme, result: l.verification.result, reason: l.verification.reason },
+        { scheme: 'stripe', result: 'valid', reason: null },
+      );
       assert.equal(l.body, payload);
     });
 
     test('a wrong secret is 400 with the stored log id, reason no_matching_signature', async () => {
-      const r = await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': stripeHeader(payload, 'whsec_wrong') } });
+      const r = await t.deliver(`/webhook/${stripeEp}`, {
+        body: payload,
+        headers: { 'stripe-signature': stripeHeader(payload, 'whsec_wrong') },
+      });
       assert.equal(r.status, 400);
       assert.equal(r.body.error.code, 'SIGNATURE_VERIFICATION_FAILED');
       const l = await log(r.body.error.details.logId);
@@ -53,7 +67,10 @@ describe('receiver', () => {
     });
 
     test('a stale timestamp is timestamp_outside_tolerance', async () => {
-      const r = await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': stripeHeader(payload, STRIPE_SECRET, Math.floor(Date.now() / 1000) - 301 - 5) } });
+      const r = await t.deliver(`/webhook/${stripeEp}`, {
+        body: payload,
+        headers: { 'stripe-signature': stripeHeader(payload, STRIPE_SECRET, Math.floor(Date.now() / 1000) - 301 - 5) },
+      });
       assert.equal(r.status, 400);
       assert.equal((await log(r.body.error.details.logId)).verification.reason, 'timestamp_outside_tolerance');
     });
@@ -68,17 +85,41 @@ describe('receiver', () => {
     });
 
     test('a per-endpoint toleranceSeconds widens or narrows the window', async () => {
-      const wide = await t.endpoint({ name: 'wide', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 900 });
-      const narrow = await t.endpoint({ name: 'narrow', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 60 });
+      const wide = await t.endpoint({
+        name: 'wide',
+        validationType: 'stripe',
+        webhookSecret: STRIPE_SECRET,
+        toleranceSeconds: 900,
+      });
+      const narrow = await t.endpoint({
+        name: 'narrow',
+        validationType: 'stripe',
+        webhookSecret: STRIPE_SECRET,
+        toleranceSeconds: 60,
+      });
       const now = Math.floor(Date.now() / 1000);
       const tenMinutesOld = stripeHeader(payload, STRIPE_SECRET, now - 600);
-      assert.equal((await t.deliver(`/webhook/${wide}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } })).status, 200);
-      assert.equal((await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } })).status, 400);
+      assert.equal(
+        (await t.deliver(`/webhook/${wide}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } })).status,
+        200,
+      );
+      assert.equal(
+        (await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': tenMinutesOld } }))
+          .status,
+        400,
+      );
       const twoMinutesOld = stripeHeader(payload, STRIPE_SECRET, now - 120);
-      const r = await t.deliver(`/webhook/${narrow}`, { body: payload, headers: { 'stripe-signature': twoMinutesOld } });
+      const r = await t.deliver(`/webhook/${narrow}`, {
+        body: payload,
+        headers: { 'stripe-signature': twoMinutesOld },
+      });
       assert.equal(r.status, 400);
       assert.equal((await log(r.body.error.details.logId)).verification.reason, 'timestamp_outside_tolerance');
-      assert.equal((await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': twoMinutesOld } })).status, 200);
+      assert.equal(
+        (await t.deliver(`/webhook/${stripeEp}`, { body: payload, headers: { 'stripe-signature': twoMinutesOld } }))
+          .status,
+        200,
+      );
     });
 
     test('a missing header is missing_header', async () => {
@@ -106,15 +147,24 @@ describe('receiver', () => {
     }
 
     test('a signature over other bytes is refused', async () => {
-      const r = await t.deliver(`/webhook/${hmacEp}`, { body: body + ' ', headers: { 'x-webhook-signature': digest.toString('hex') } });
+      const r = await t.deliver(`/webhook/${hmacEp}`, {
+        body: body + ' ',
+        headers: { 'x-webhook-signature': digest.toString('hex') },
+      });
       assert.equal(r.status, 400);
       assert.equal((await log(r.body.error.details.logId)).verification.reason, 'no_matching_signature');
     });
 
     test('the per-endpoint header name is used', async () => {
-      const ok = await t.deliver(`/webhook/${customHeaderEp}`, { body, headers: { 'x-acme-signature': digest.toString('hex') } });
+      const ok = await t.deliver(`/webhook/${customHeaderEp}`, {
+        body,
+        headers: { 'x-acme-signature': digest.toString('hex') },
+      });
       assert.equal(ok.status, 200);
-      const wrongHeader = await t.deliver(`/webhook/${customHeaderEp}`, { body, headers: { 'x-webhook-signature': digest.toString('hex') } });
+      const wrongHeader = await t.deliver(`/webhook/${customHeaderEp}`, {
+        body,
+        headers: { 'x-webhook-signature': digest.toString('hex') },
+      });
       assert.equal(wrongHeader.status, 400);
       assert.equal((await log(wrongHeader.body.error.details.logId)).verification.reason, 'missing_header');
     });
@@ -123,7 +173,10 @@ describe('receiver', () => {
   describe('capture', () => {
     test('any method and sub-path; path below the endpoint, query as an object', async () => {
       for (const method of ['PUT', 'PATCH', 'DELETE', 'GET']) {
-        const r = await t.deliver(`/webhook/${openEp}/orders/42?x=1&x=2&y=%20z`, { method, body: method === 'GET' ? undefined : 'b' });
+        const r = await t.deliver(`/webhook/${openEp}/orders/42?x=1&x=2&y=%20z`, {
+          method,
+          body: method === 'GET' ? undefined : 'b',
+        });
         assert.equal(r.status, 200, method);
         const l = await log(r.body.data.id);
         assert.equal(l.method, method);
@@ -136,7 +189,10 @@ describe('receiver', () => {
 
     test('a binary body is kept byte-exact and served as base64', async () => {
       const bytes = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x80]), randomBytes(2000)]);
-      const r = await t.deliver(`/webhook/${openEp}`, { body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+      const r = await t.deliver(`/webhook/${openEp}`, {
+        body: bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       const l = await log(r.body.data.id);
       assert.equal(l.bodyEncoding, 'base64');
       assert.ok(Buffer.from(l.body, 'base64').equals(bytes));
@@ -198,7 +254,10 @@ describe('receiver', () => {
       const l = await log(body.error.details.logId);
       assert.equal(l.status, 'failed');
       assert.equal(l.verification.reason, 'payload_too_large');
-      assert.equal(l.verification.detail, 'Content-Length declared 10000 bytes, over the 4096-byte limit; refused before reading the body.');
+      assert.equal(
+        l.verification.detail,
+        'Content-Length declared 10000 bytes, over the 4096-byte limit; refused before reading the body.',
+      );
       // size is what arrived before the answer, never the declared value.
       assert.equal(l.size, 0);
       assert.equal(l.declaredSize, 10_000);
@@ -207,7 +266,10 @@ describe('receiver', () => {
     });
 
     test('a chunked body that grows over the limit is 413 too, and the connection stays usable', async () => {
-      const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${openEp}`, { body: Buffer.alloc(50_000, 'b'), chunked: true });
+      const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${openEp}`, {
+        body: Buffer.alloc(50_000, 'b'),
+        chunked: true,
+      });
       assert.equal(r.status, 413);
       const l = await log(r.json().error.details.logId);
       assert.equal(l.verification.reason, 'payload_too_large');

@@ -44,7 +44,12 @@ describe('remediation (rules engine)', () => {
     stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 
   /** Delivers, expects the receiver's refusal, and returns the stored log's id. */
-  const failedDelivery = async (ep: string, body: string, headers: Record<string, string>, status = 400): Promise<string> => {
+  const failedDelivery = async (
+    ep: string,
+    body: string,
+    headers: Record<string, string>,
+    status = 400,
+  ): Promise<string> => {
     const r = await t.deliver(`/webhook/${ep}`, { body, headers: { 'content-type': 'application/json', ...headers } });
     assert.equal(r.status, status, JSON.stringify(r.body));
     return r.body.error.details.logId as string;
@@ -52,19 +57,29 @@ describe('remediation (rules engine)', () => {
   const analyze = async (logId: string, path = '') => {
     const r = await t.api('POST', `/api/webhooks/logs/${logId}/analyze${path}`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body.data as { logId: string; summary: string; causes: Cause[]; engine: string; createdAt: string; cached: boolean };
+    return r.body.data as {
+      logId: string;
+      summary: string;
+      causes: Cause[];
+      engine: string;
+      createdAt: string;
+      cached: boolean;
+    };
   };
   const topCause = async (logId: string): Promise<Cause> => {
     const a = await analyze(logId);
     assert.ok(a.causes.length > 0, a.summary);
-    for (let i = 1; i < a.causes.length; i++) assert.ok(a.causes[i - 1]!.confidence >= a.causes[i]!.confidence, 'most confident first');
+    for (let i = 1; i < a.causes.length; i++)
+      assert.ok(a.causes[i - 1]!.confidence >= a.causes[i]!.confidence, 'most confident first');
     return a.causes[0]!;
   };
 
   test('previous_secret: signed with the secret a regenerate replaced, after its grace, says when it was rotated', async () => {
     const ep = await t.endpoint({ name: 'rotating', validationType: 'hmac_sha256', webhookSecret: 'old-secret' });
     const rotatedAt = clock.now();
-    const regen = await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: 'new-secret' } });
+    const regen = await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, {
+      body: { webhookSecret: 'new-secret' },
+    });
     assert.equal(regen.status, 200);
     clock.advance(24 * 3600_000 + 10 * 60_000); // the 24 h grace plus 10 minutes
     const body = JSON.stringify({ event: 'order.paid' });
@@ -73,14 +88,22 @@ describe('remediation (rules engine)', () => {
     assert.equal(c.code, 'previous_secret');
     assert.equal(evidenceValue(c, 'Secret rotated at'), new Date(rotatedAt).toISOString());
     assert.match(evidenceValue(c, 'Delivery received at')!, /10 min after the grace period ended/);
-    assert.ok(!JSON.stringify(c).includes('old-secret') && !JSON.stringify(c).includes('new-secret'), 'no secret in the analysis');
+    assert.ok(
+      !JSON.stringify(c).includes('old-secret') && !JSON.stringify(c).includes('new-secret'),
+      'no secret in the analysis',
+    );
   });
 
   test('wrong_secret: a stripe delivery signed with another whsec_ secret, explained with the stripe listen advice', async () => {
     const body = JSON.stringify({ id: 'evt_wrong', type: 'charge.succeeded' });
-    const logId = await failedDelivery(stripeEp, body, { 'stripe-signature': stripeHeader(body, 'whsec_from_another_listen_session') });
+    const logId = await failedDelivery(stripeEp, body, {
+      'stripe-signature': stripeHeader(body, 'whsec_from_another_listen_session'),
+    });
     const a = await analyze(logId);
-    assert.deepEqual(a.causes.map((c) => c.code), ['wrong_secret']);
+    assert.deepEqual(
+      a.causes.map((c) => c.code),
+      ['wrong_secret'],
+    );
     const c = a.causes[0]!;
     assert.ok(c.confidence < 0.9, 'a fallback is less certain than a proven cause');
     assert.match(evidenceValue(c, 'Secret format')!, /starts with whsec_, 31 characters/);
@@ -119,7 +142,9 @@ describe('remediation (rules engine)', () => {
 
   test('timestamp_skew: a stale stripe delivery says how many seconds old; a future slack one says the clock is ahead', async () => {
     const body = JSON.stringify({ id: 'evt_old', type: 'customer.created' });
-    const stale = await failedDelivery(stripeEp, body, { 'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() - 906) });
+    const stale = await failedDelivery(stripeEp, body, {
+      'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() - 906),
+    });
     const c = await topCause(stale);
     assert.equal(c.code, 'timestamp_skew');
     assert.equal(evidenceValue(c, 'Skew'), '906 s old');
@@ -195,7 +220,11 @@ describe('remediation (rules engine)', () => {
     const viaBody = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`, { body: { refresh: true } });
     assert.equal(viaBody.body.data.cached, false);
     assert.equal(viaBody.body.data.createdAt, new Date(clock.now()).toISOString());
-    assert.equal((await analyze(logId)).createdAt, viaBody.body.data.createdAt, 'the refreshed analysis replaced the stored one');
+    assert.equal(
+      (await analyze(logId)).createdAt,
+      viaBody.body.data.createdAt,
+      'the refreshed analysis replaced the stored one',
+    );
   });
 
   test('409 NOT_ELIGIBLE for a successful log with no failed replay', async () => {
@@ -224,7 +253,9 @@ describe('remediation (rules engine)', () => {
 
   test('explain: json by default (the same analysis), text/plain with format=text', async () => {
     const body = JSON.stringify({ id: 'evt_explain' });
-    const logId = await failedDelivery(stripeEp, body, { 'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() - 1000) });
+    const logId = await failedDelivery(stripeEp, body, {
+      'stripe-signature': stripeHeader(body, STRIPE_SECRET, nowSeconds() - 1000),
+    });
     const json = await t.api('GET', `/api/cli/explain/${logId}`);
     assert.equal(json.status, 200);
     assert.equal(json.body.data.causes[0].code, 'timestamp_skew');
@@ -232,7 +263,9 @@ describe('remediation (rules engine)', () => {
     const analyzed = await analyze(logId);
     assert.equal(analyzed.cached, true, 'explain stored the analysis like analyze does');
 
-    const res = await fetch(`${t.engine.apiUrl}/api/cli/explain/${logId}?format=text`, { headers: { authorization: `Bearer ${t.token}` } });
+    const res = await fetch(`${t.engine.apiUrl}/api/cli/explain/${logId}?format=text`, {
+      headers: { authorization: `Bearer ${t.token}` },
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
     const text = await res.text();
@@ -267,7 +300,10 @@ describe('remediation degrades on bodies it cannot walk', () => {
   after(() => t.stop());
 
   const deliverFailed = async (body: string, signature: string): Promise<string> => {
-    const r = await t.deliver(`/webhook/${ep}`, { body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } });
+    const r = await t.deliver(`/webhook/${ep}`, {
+      body,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+    });
     assert.equal(r.status, 400, JSON.stringify(r.body));
     assert.equal(r.body.error.details.logId.length > 0, true);
     return r.body.error.details.logId as string;
@@ -276,7 +312,10 @@ describe('remediation degrades on bodies it cannot walk', () => {
   for (const [name, body] of [
     ['arrays nested 500,000 deep', `${'['.repeat(500_000)}${']'.repeat(500_000)}`],
     ['objects nested 1,000,000 deep', `${'{"a":'.repeat(1_000_000)}1${'}'.repeat(1_000_000)}`],
-    ['arrays nested 5,000,000 deep (10 MB, the default body limit)', `${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`],
+    [
+      'arrays nested 5,000,000 deep (10 MB, the default body limit)',
+      `${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`,
+    ],
   ] as const) {
     test(`${name}: analyze, explain, diagnose and export answer 200; the analysis has the remaining causes`, async () => {
       assert.ok(Buffer.byteLength(body) <= 10 * 1024 * 1024);
@@ -284,7 +323,10 @@ describe('remediation degrades on bodies it cannot walk', () => {
       const a = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`);
       assert.equal(a.status, 200, JSON.stringify(a.body).slice(0, 500));
       assert.equal(a.body.data.logId, logId);
-      assert.deepEqual(a.body.data.causes.map((c: Cause) => c.code), ['wrong_secret']);
+      assert.deepEqual(
+        a.body.data.causes.map((c: Cause) => c.code),
+        ['wrong_secret'],
+      );
       // Exact: a rule skipped on the way would be named at the end.
       assert.equal(
         a.body.data.summary,
@@ -293,8 +335,13 @@ describe('remediation degrades on bodies it cannot walk', () => {
 
       const explained = await t.api('GET', `/api/cli/explain/${logId}?refresh=true`);
       assert.equal(explained.status, 200, JSON.stringify(explained.body).slice(0, 500));
-      assert.deepEqual(explained.body.data.causes.map((c: Cause) => c.code), ['wrong_secret']);
-      const text = await fetch(`${t.engine.apiUrl}/api/cli/explain/${logId}?format=text`, { headers: { authorization: `Bearer ${t.token}` } });
+      assert.deepEqual(
+        explained.body.data.causes.map((c: Cause) => c.code),
+        ['wrong_secret'],
+      );
+      const text = await fetch(`${t.engine.apiUrl}/api/cli/explain/${logId}?format=text`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      });
       assert.equal(text.status, 200);
       assert.equal((await text.text()).includes('wrong_secret'), true);
 
@@ -338,14 +385,24 @@ async function fakeLlmServer(): Promise<{
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ path: req.url ?? '', auth: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        path: req.url ?? '',
+        auth: req.headers.authorization,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (mode.value === 'hang') return; // never answers; closed with the server
       if (mode.value === 'fail') {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model not loaded' } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'model not loaded' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'Your sender signs with an old secret. Update it.' } }] }),
+        JSON.stringify({
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'Your sender signs with an old secret. Update it.' } },
+          ],
+        }),
       );
     });
   });
@@ -370,7 +427,9 @@ describe('remediation with an LLM configured', () => {
   let ep: string;
   before(async () => {
     llm = await fakeLlmServer();
-    t = await startTestEngine({ remediation: { llm: { url: llm.url, model: 'local-test-model', apiKey: 'llm-key', timeoutMs: 500 } } });
+    t = await startTestEngine({
+      remediation: { llm: { url: llm.url, model: 'local-test-model', apiKey: 'llm-key', timeoutMs: 500 } },
+    });
     ep = await t.endpoint({ name: 'llm', validationType: 'stripe', webhookSecret: SECRET });
   });
   after(async () => {

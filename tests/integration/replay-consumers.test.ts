@@ -14,7 +14,10 @@ describe('features that read replay results', () => {
   let logId: string;
   before(async () => {
     t = await startTestEngine();
-    target = await TargetServer.start((_req, i) => ({ status: i === 0 ? 200 : 401, body: i === 0 ? 'ok' : 'bad signature' }));
+    target = await TargetServer.start((_req, i) => ({
+      status: i === 0 ? 200 : 401,
+      body: i === 0 ? 'ok' : 'bad signature',
+    }));
     ep = await t.endpoint({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 'replay-consumers-secret' });
     // Unsigned: stored as failed, which is fine, replays do not care.
     const r = await t.deliver(`/webhook/${ep}`, { body: '{"n":1}', headers: { 'content-type': 'application/json' } });
@@ -27,7 +30,9 @@ describe('features that read replay results', () => {
 
   test('remediation explains a failed replay: unreachable, then refused signature', async () => {
     const dead = (await closedPort()).port;
-    const unreachable = await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `http://127.0.0.1:${dead}/hook` } });
+    const unreachable = await t.api('POST', `/api/replay/${logId}`, {
+      body: { targetUrl: `http://127.0.0.1:${dead}/hook` },
+    });
     assert.equal(unreachable.status, 502);
     const analysis = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`, { body: { refresh: true } });
     assert.equal(analysis.status, 200, JSON.stringify(analysis.body));
@@ -36,8 +41,14 @@ describe('features that read replay results', () => {
     const cause = analysis.body.data.causes.find((c: { code: string }) => c.code === 'target_unreachable');
     assert.match(JSON.stringify(cause.evidence), new RegExp(String(dead)));
 
-    assert.equal((await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/ok` } })).body.data.status, 200);
-    assert.equal((await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/hook` } })).body.data.status, 401);
+    assert.equal(
+      (await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/ok` } })).body.data.status,
+      200,
+    );
+    assert.equal(
+      (await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/hook` } })).body.data.status,
+      401,
+    );
     const again = await t.api('POST', `/api/webhooks/logs/${logId}/analyze`, { body: { refresh: true } });
     const again2 = again.body.data.causes.map((c: { code: string }) => c.code);
     assert.ok(again2.includes('target_rejected_signature'), again2.join(','));

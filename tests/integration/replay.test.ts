@@ -33,7 +33,10 @@ describe('replay', () => {
   });
 
   /** Delivers to the receiver and returns the stored log id (accepted or not). */
-  const capture = async (endpointId: string, init: { method?: string; body?: string | Buffer; headers?: Record<string, string> }) => {
+  const capture = async (
+    endpointId: string,
+    init: { method?: string; body?: string | Buffer; headers?: Record<string, string> },
+  ) => {
     const r = await t.deliver(`/webhook/${endpointId}`, init);
     const id: string | undefined = r.body.data?.id ?? r.body.error?.details?.logId;
     assert.ok(id, `no log id in ${JSON.stringify(r.body)}`);
@@ -45,7 +48,11 @@ describe('replay', () => {
   describe('what is sent', () => {
     test('a binary body arrives byte for byte, with the original method', async () => {
       const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
-      const logId = await capture(openEp, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+      const logId = await capture(openEp, {
+        method: 'PUT',
+        body: bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       const r = await replay(logId, { targetUrl: `${target.url}/hooks/binary` });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.data.status, 200);
@@ -58,7 +65,10 @@ describe('replay', () => {
 
     test('whitespace-laden JSON is not re-serialised, and the signature header goes along as received', async () => {
       const body = '{ "id" :  "evt_1",\n\t"amount":   100 ,\r\n  "tags": [ "a" , "b" ] }\n\n';
-      const logId = await capture(hmacEp, { body, headers: { 'Content-Type': 'application/json', 'X-Webhook-Signature': `sha256=${hmacHex(body)}` } });
+      const logId = await capture(hmacEp, {
+        body,
+        headers: { 'Content-Type': 'application/json', 'X-Webhook-Signature': `sha256=${hmacHex(body)}` },
+      });
       const r = await replay(logId, { targetUrl: `${target.url}/json` });
       assert.equal(r.status, 200);
       assert.equal(last().body.toString('utf8'), body);
@@ -89,7 +99,14 @@ describe('replay', () => {
       const r = await replay(logId, { targetUrl: `${target.url}/order` });
       assert.equal(r.status, 200);
       const got = last();
-      assert.deepEqual(names(got.rawHeaders), ['X-First', 'Host', 'content-TYPE', 'Content-Length', 'X-Last', 'Connection']);
+      assert.deepEqual(names(got.rawHeaders), [
+        'X-First',
+        'Host',
+        'content-TYPE',
+        'Content-Length',
+        'X-Last',
+        'Connection',
+      ]);
       assert.equal(got.headers.host, `127.0.0.1:${target.port}`, 'Host names the target, in the original position');
       assert.equal(got.headers['content-length'], String(body.length));
       for (const hop of ['x-private-hop', 'keep-alive', 'te', 'proxy-authorization', 'transfer-encoding']) {
@@ -102,7 +119,14 @@ describe('replay', () => {
 
     test('method, header and body overrides apply (null removes a header, any case replaces)', async () => {
       const body = '{"original":true}';
-      const logId = await capture(hmacEp, { body, headers: { 'Content-Type': 'application/json', 'X-Webhook-Signature': `sha256=${hmacHex(body)}`, 'X-Keep': 'k' } });
+      const logId = await capture(hmacEp, {
+        body,
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Webhook-Signature': `sha256=${hmacHex(body)}`,
+          'X-Keep': 'k',
+        },
+      });
       const r = await replay(logId, {
         targetUrl: `${target.url}/override?x=1`,
         method: 'patch',
@@ -133,7 +157,10 @@ describe('replay', () => {
     });
 
     test('resign with an hmac_sha256 endpoint signs the final body with the current secret', async () => {
-      const logId = await capture(hmacEp, { body: 'orig', headers: { 'x-webhook-signature': `sha256=${hmacHex('orig')}` } });
+      const logId = await capture(hmacEp, {
+        body: 'orig',
+        headers: { 'x-webhook-signature': `sha256=${hmacHex('orig')}` },
+      });
       const r = await replay(logId, { targetUrl: target.url, body: 'changed', resign: true });
       assert.equal(r.status, 200);
       assert.equal(last().headers['x-webhook-signature'], `sha256=${hmacHex('changed')}`);
@@ -145,7 +172,11 @@ describe('replay', () => {
     test('stripe: a stale delivery fails constructEvent on the target; resigned, it passes', async () => {
       const verifying = await TargetServer.start((req) => {
         try {
-          const event = stripe.webhooks.constructEvent(req.body, String(req.headers['stripe-signature']), STRIPE_SECRET);
+          const event = stripe.webhooks.constructEvent(
+            req.body,
+            String(req.headers['stripe-signature']),
+            STRIPE_SECRET,
+          );
           return { status: 200, body: JSON.stringify({ verified: event.id }) };
         } catch (e) {
           return { status: 400, body: String((e as Error).message) };
@@ -153,11 +184,23 @@ describe('replay', () => {
       });
       try {
         // Hookscope keeps it (a one-hour tolerance on this endpoint); Stripe's SDK allows 300 s.
-        const ep = await t.endpoint({ name: 'stripe', validationType: 'stripe', webhookSecret: STRIPE_SECRET, toleranceSeconds: 3600 });
-        const payload = JSON.stringify({ id: 'evt_resign', object: 'event', type: 'payment_intent.succeeded' }, null, 1);
+        const ep = await t.endpoint({
+          name: 'stripe',
+          validationType: 'stripe',
+          webhookSecret: STRIPE_SECRET,
+          toleranceSeconds: 3600,
+        });
+        const payload = JSON.stringify(
+          { id: 'evt_resign', object: 'event', type: 'payment_intent.succeeded' },
+          null,
+          1,
+        );
         const stale = Math.floor(Date.now() / 1000) - 1200;
         const header = stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET, timestamp: stale });
-        const delivered = await t.deliver(`/webhook/${ep}`, { body: payload, headers: { 'Stripe-Signature': header, 'content-type': 'application/json' } });
+        const delivered = await t.deliver(`/webhook/${ep}`, {
+          body: payload,
+          headers: { 'Stripe-Signature': header, 'content-type': 'application/json' },
+        });
         assert.equal(delivered.status, 200);
         const logId = delivered.body.data.id as string;
 
@@ -257,7 +300,11 @@ describe('replay', () => {
     });
 
     test("the target's 500 is answered 200 with status 500 and its body and headers", async () => {
-      const failing = await TargetServer.start(() => ({ status: 500, headers: { 'X-Trace': 'abc' }, body: 'handler crashed' }));
+      const failing = await TargetServer.start(() => ({
+        status: 500,
+        headers: { 'X-Trace': 'abc' },
+        body: 'handler crashed',
+      }));
       try {
         const logId = await capture(openEp, { body: 'boom' });
         const r = await replay(logId, { targetUrl: failing.url });
@@ -314,7 +361,10 @@ describe('replay', () => {
         const r = await replay(logId, body);
         assert.equal(r.status, 400, `${JSON.stringify(body)} -> ${r.status}`);
         assert.equal(r.body.error.code, 'VALIDATION_ERROR');
-        assert.ok(r.body.error.message.includes(field), `${JSON.stringify(body)}: "${r.body.error.message}" should name ${field}`);
+        assert.ok(
+          r.body.error.message.includes(field),
+          `${JSON.stringify(body)}: "${r.body.error.message}" should name ${field}`,
+        );
       }
       assert.equal(target.received.length, before, 'nothing is sent for invalid input');
       const h = await t.api('GET', `/api/replay/${logId}/history`);
@@ -323,7 +373,10 @@ describe('replay', () => {
 
     test('an unknown log is 404 for replay, the alias, history and diff', async () => {
       assert.equal((await replay('log_nope', { targetUrl: target.url })).status, 404);
-      assert.equal((await t.api('POST', '/api/webhooks/log_nope/replay', { body: { targetUrl: target.url } })).status, 404);
+      assert.equal(
+        (await t.api('POST', '/api/webhooks/log_nope/replay', { body: { targetUrl: target.url } })).status,
+        404,
+      );
       assert.equal((await t.api('GET', '/api/replay/log_nope/history')).status, 404);
       assert.equal((await t.api('GET', '/api/replay/log_nope/diff?a=rp_1&b=rp_2')).status, 404);
     });
@@ -333,23 +386,46 @@ describe('replay', () => {
     test('history is newest first with the entry shape; the alias route replays too', async () => {
       const logId = await capture(openEp, { body: 'history' });
       const ids: string[] = [];
-      for (const path of ['/one', '/two']) ids.push((await replay(logId, { targetUrl: `${target.url}${path}` })).body.data.id);
-      const alias = await t.api('POST', `/api/webhooks/${logId}/replay`, { body: { targetUrl: `${target.url}/three` } });
+      for (const path of ['/one', '/two'])
+        ids.push((await replay(logId, { targetUrl: `${target.url}${path}` })).body.data.id);
+      const alias = await t.api('POST', `/api/webhooks/${logId}/replay`, {
+        body: { targetUrl: `${target.url}/three` },
+      });
       assert.equal(alias.status, 200);
       ids.push(alias.body.data.id);
       const h = await t.api('GET', `/api/replay/${logId}/history`);
       assert.equal(h.status, 200);
       assert.equal(h.body.data.total, 3);
-      assert.deepEqual(h.body.data.history.map((e: any) => e.id), [...ids].reverse());
+      assert.deepEqual(
+        h.body.data.history.map((e: any) => e.id),
+        [...ids].reverse(),
+      );
       const e = h.body.data.history[0];
-      assert.deepEqual(Object.keys(e).sort(), ['createdAt', 'endpointId', 'error', 'id', 'logId', 'method', 'responseTime', 'status', 'targetUrl', 'trigger'].sort());
+      assert.deepEqual(
+        Object.keys(e).sort(),
+        [
+          'createdAt',
+          'endpointId',
+          'error',
+          'id',
+          'logId',
+          'method',
+          'responseTime',
+          'status',
+          'targetUrl',
+          'trigger',
+        ].sort(),
+      );
       assert.equal(e.logId, logId);
       assert.equal(e.targetUrl, `${target.url}/three`);
       assert.equal(e.trigger, 'manual');
       assert.equal(e.error, null);
       assert.ok(!Number.isNaN(Date.parse(e.createdAt)));
       const page = await t.api('GET', `/api/replay/${logId}/history?limit=1&offset=1`);
-      assert.deepEqual(page.body.data.history.map((x: any) => x.id), [ids[1]]);
+      assert.deepEqual(
+        page.body.data.history.map((x: any) => x.id),
+        [ids[1]],
+      );
       assert.equal((await t.api('GET', `/api/replay/${logId}/history?limit=0`)).status, 400);
     });
 
@@ -361,9 +437,16 @@ describe('replay', () => {
       const r = await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: target.url }, token: other });
       assert.equal(r.status, 404);
       assert.equal(r.body.error.code, 'LOG_NOT_FOUND');
-      assert.equal((await t.api('POST', `/api/webhooks/${logId}/replay`, { body: { targetUrl: target.url }, token: other })).status, 404);
+      assert.equal(
+        (await t.api('POST', `/api/webhooks/${logId}/replay`, { body: { targetUrl: target.url }, token: other }))
+          .status,
+        404,
+      );
       assert.equal((await t.api('GET', `/api/replay/${logId}/history`, { token: other })).status, 404);
-      assert.equal((await t.api('GET', `/api/replay/${logId}/replays/${mine.body.data.id}`, { token: other })).status, 404);
+      assert.equal(
+        (await t.api('GET', `/api/replay/${logId}/replays/${mine.body.data.id}`, { token: other })).status,
+        404,
+      );
       assert.equal(target.received.length, sent);
     });
 
@@ -372,7 +455,11 @@ describe('replay', () => {
       const changing = await TargetServer.start((): Reply => {
         version += 1;
         return version === 1
-          ? { status: 200, headers: { 'X-Version': '1', 'Content-Type': 'application/json' }, body: '{"ok":true,"count":1,"same":"s"}' }
+          ? {
+              status: 200,
+              headers: { 'X-Version': '1', 'Content-Type': 'application/json' },
+              body: '{"ok":true,"count":1,"same":"s"}',
+            }
           : { status: 422, headers: { 'X-Version': '2', 'X-New': 'n' }, body: '{"ok":false,"count":1,"same":"s"}' };
       });
       try {
@@ -422,7 +509,10 @@ describe('replay', () => {
       });
       try {
         const r = await replay(logId, { targetUrl: target.url });
-        assert.deepEqual(seen.map((d) => d.id), [r.body.data.id]);
+        assert.deepEqual(
+          seen.map((d) => d.id),
+          [r.body.data.id],
+        );
         assert.equal(seen[0].trigger, 'manual');
       } finally {
         unsubscribe();

@@ -9,7 +9,9 @@ import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const idsOf = async (t: TestEngine, endpointId: string, token?: string): Promise<string[]> =>
-  (await t.api('GET', `/api/webhooks/logs?endpointId=${endpointId}&limit=200`, { token })).body.data.logs.map((l: { id: string }) => l.id);
+  (await t.api('GET', `/api/webhooks/logs?endpointId=${endpointId}&limit=200`, { token })).body.data.logs.map(
+    (l: { id: string }) => l.id,
+  );
 
 const deliver = async (t: TestEngine, endpointId: string, body: string | Buffer): Promise<string> => {
   const r = await t.deliver(`/webhook/${endpointId}`, { body });
@@ -18,7 +20,7 @@ const deliver = async (t: TestEngine, endpointId: string, body: string | Buffer)
 };
 
 describe('retention budgets are per account', () => {
-  test('the body-byte budget: one account\'s large delivery never evicts another\'s log', async () => {
+  test("the body-byte budget: one account's large delivery never evicts another's log", async () => {
     const t = await startTestEngine({ retention: { maxLogsPerAccount: 10_000, maxBodyBytesPerAccount: 200_000 } });
     try {
       const bobToken = await t.engine.issueToken('bob');
@@ -94,8 +96,14 @@ describe('an evicted log takes its share link, analysis, replay history and queu
     try {
       const out: Record<string, Record<string, number>> = {};
       for (const id of logIds) {
-        const count = (table: string): number => Number(db.exec(`SELECT COUNT(*) FROM ${table} WHERE log_id = ?`, [id])[0]!.values[0]![0]);
-        out[id] = { shares: count('shares'), replays: count('replays'), analyses: count('remediation_analyses'), forwards: count('forward_queue') };
+        const count = (table: string): number =>
+          Number(db.exec(`SELECT COUNT(*) FROM ${table} WHERE log_id = ?`, [id])[0]!.values[0]![0]);
+        out[id] = {
+          shares: count('shares'),
+          replays: count('replays'),
+          analyses: count('remediation_analyses'),
+          forwards: count('forward_queue'),
+        };
       }
       return out;
     } finally {
@@ -104,7 +112,10 @@ describe('an evicted log takes its share link, analysis, replay history and queu
   }
 
   async function decorate(logId: string): Promise<string> {
-    assert.equal((await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/hook` } })).status, 200);
+    assert.equal(
+      (await t.api('POST', `/api/replay/${logId}`, { body: { targetUrl: `${target.url}/hook` } })).status,
+      200,
+    );
     assert.equal((await t.api('POST', `/api/webhooks/logs/${logId}/analyze`)).status, 200);
     const share = (await t.api('POST', `/api/webhooks/${logId}/share`)).body.data;
     return `${t.engine.receiverUrl}${new URL(share.url).pathname}`;

@@ -53,9 +53,17 @@ describe('secret erasure', () => {
       const first = await startTestEngine({}, {}, dir);
       let rotated: string;
       try {
-        await first.endpoint({ name: 'neighbour 1', validationType: 'hmac_sha256', webhookSecret: `neighbour-1-${tag}` });
+        await first.endpoint({
+          name: 'neighbour 1',
+          validationType: 'hmac_sha256',
+          webhookSecret: `neighbour-1-${tag}`,
+        });
         rotated = await first.endpoint({ name: 'to rotate', validationType: 'hmac_sha256', webhookSecret: a });
-        await first.endpoint({ name: 'neighbour 2', validationType: 'hmac_sha256', webhookSecret: `neighbour-2-${tag}` });
+        await first.endpoint({
+          name: 'neighbour 2',
+          validationType: 'hmac_sha256',
+          webhookSecret: `neighbour-2-${tag}`,
+        });
       } finally {
         await first.stop();
       }
@@ -65,7 +73,9 @@ describe('secret erasure', () => {
       const t = await startTestEngine({}, {}, dir);
       try {
         for (const next of [b, c]) {
-          const r = await t.api('POST', `/api/endpoints/${rotated}/regenerate-secret`, { body: { webhookSecret: next } });
+          const r = await t.api('POST', `/api/endpoints/${rotated}/regenerate-secret`, {
+            body: { webhookSecret: next },
+          });
           assert.equal(r.status, 200, JSON.stringify(r.body));
           assert.equal(r.body.data.webhookSecret, next);
         }
@@ -98,10 +108,18 @@ describe('secret erasure', () => {
       const ep = await t.endpoint({ name: 'rotating', validationType: 'hmac_sha256', webhookSecret: old });
       await t.endpoint({ name: 'neighbour', validationType: 'hmac_sha256', webhookSecret: `grace-neighbour-${tag}` });
       const next = `grace-secret-new-${tag}-${'n'.repeat(40)}`;
-      assert.equal((await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: next } })).status, 200);
+      assert.equal(
+        (await t.api('POST', `/api/endpoints/${ep}/regenerate-secret`, { body: { webhookSecret: next } })).status,
+        200,
+      );
       const signedWithOld = async () => {
         const body = JSON.stringify({ at: clock.now() });
-        return (await t.deliver(`/webhook/${ep}`, { body, headers: { 'x-webhook-signature': createHmac('sha256', old).update(body).digest('hex') } })).status;
+        return (
+          await t.deliver(`/webhook/${ep}`, {
+            body,
+            headers: { 'x-webhook-signature': createHmac('sha256', old).update(body).digest('hex') },
+          })
+        ).status;
       };
 
       // One millisecond before the grace ends: still accepted, and a checkpoint keeps it.

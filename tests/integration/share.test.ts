@@ -28,11 +28,15 @@ describe('sharing', () => {
   let xssLogId: string;
 
   const deliverJson = async (body: string, headers: Record<string, string> = {}): Promise<string> => {
-    const r = await t.deliver(`/webhook/${ep}/hooks?order=7`, { body, headers: { 'content-type': 'application/json', ...headers } });
+    const r = await t.deliver(`/webhook/${ep}/hooks?order=7`, {
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     assert.equal(r.status, 200);
     return r.body.data.id as string;
   };
-  const share = (id: string, body?: unknown, token?: string) => t.api('POST', `/api/webhooks/${id}/share`, { body, token });
+  const share = (id: string, body?: unknown, token?: string) =>
+    t.api('POST', `/api/webhooks/${id}/share`, { body, token });
   const get = (url: string, accept = 'text/html') => rawRequest(url, { method: 'GET', headers: [['Accept', accept]] });
 
   before(async () => {
@@ -74,7 +78,10 @@ describe('sharing', () => {
       assert.ok(html.includes('POST'));
       assert.ok(html.includes('/hooks'));
       assert.ok(html.includes('visible-trace'));
-      assert.ok(html.includes('<pre>{\n  "id": "evt_1",\n  "amount": 1200\n}</pre>'), 'JSON body pretty-printed (quotes need no escape in text)');
+      assert.ok(
+        html.includes('<pre>{\n  "id": "evt_1",\n  "amount": 1200\n}</pre>'),
+        'JSON body pretty-printed (quotes need no escape in text)',
+      );
       assert.ok(html.includes('order') && html.includes('7'), 'query shown');
       assert.ok(html.includes('skipped'), 'verification verdict');
       assert.ok(html.includes(d.expiresAt), 'expiry shown');
@@ -250,15 +257,25 @@ describe('the share page of a large body', () => {
     const under = jsonOfSize(PRETTY_PRINT_MAX_BYTES);
     assert.equal(Buffer.byteLength(under), PRETTY_PRINT_MAX_BYTES);
     const small = await sharePage(under);
-    assert.ok(small.html.includes('<pre>{\n  "html": "&lt;script&gt;alert(1)&lt;/script&gt;",\n  "pad": "xxx'), 'pretty-printed and escaped');
+    assert.ok(
+      small.html.includes('<pre>{\n  "html": "&lt;script&gt;alert(1)&lt;/script&gt;",\n  "pad": "xxx'),
+      'pretty-printed and escaped',
+    );
     assert.ok(!small.html.includes('?format=json'));
 
     const over = jsonOfSize(PRETTY_PRINT_MAX_BYTES + 1);
     const large = await sharePage(over);
-    assert.ok(large.html.includes(`<pre>${over.replace('<script>', '&lt;script&gt;').replace('</script>', '&lt;/script&gt;')}</pre>`), 'as received, escaped');
+    assert.ok(
+      large.html.includes(
+        `<pre>${over.replace('<script>', '&lt;script&gt;').replace('</script>', '&lt;/script&gt;')}</pre>`,
+      ),
+      'as received, escaped',
+    );
     assert.ok(!large.html.includes('{\n  "html"'), 'not pretty-printed');
     assert.ok(!large.html.includes('<script>'));
-    assert.ok(large.html.includes(`Large body (${PRETTY_PRINT_MAX_BYTES + 1} bytes): shown as received, without formatting.`));
+    assert.ok(
+      large.html.includes(`Large body (${PRETTY_PRINT_MAX_BYTES + 1} bytes): shown as received, without formatting.`),
+    );
     assert.ok(large.html.includes('<a href="?format=json">JSON view</a>'));
     assert.ok(large.html.includes(`hookscope export ${large.id} --format json|har|curl|http`));
     // The offered link: the same JSON view as Accept: application/json.
@@ -282,11 +299,44 @@ describe('the share page of a large body', () => {
 describe('redaction through a real share link: every sensitive header and query parameter, HTML and JSON', () => {
   // One name per entry of SENSITIVE_NAMES at least (so dropping any entry fails), plus the spellings users send.
   const NAMES = [
-    'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'api_key', 'apikey', 'X-Auth-Key',
-    'X-Auth-Token', 'X-CSRF-Token', 'access_token', 'refresh_token', 'private_token', 'secret', 'client_secret',
-    'password', 'passwd', 'pwd', 'session', 'sessionid', 'PHPSESSID', 'credential', 'credentials', 'access_key',
-    'private_key', 'jwt', 'signature', 'Stripe-Signature', 'X-Hub-Signature-256', 'X-Shopify-Hmac-Sha256',
-    'X-Slack-Signature', 'Webhook-Signature', 'Svix-Signature', 'X-Webhook-Signature', 'auth', 'X-Auth', 'key', 'sig',
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'Set-Cookie',
+    'X-API-Key',
+    'api_key',
+    'apikey',
+    'X-Auth-Key',
+    'X-Auth-Token',
+    'X-CSRF-Token',
+    'access_token',
+    'refresh_token',
+    'private_token',
+    'secret',
+    'client_secret',
+    'password',
+    'passwd',
+    'pwd',
+    'session',
+    'sessionid',
+    'PHPSESSID',
+    'credential',
+    'credentials',
+    'access_key',
+    'private_key',
+    'jwt',
+    'signature',
+    'Stripe-Signature',
+    'X-Hub-Signature-256',
+    'X-Shopify-Hmac-Sha256',
+    'X-Slack-Signature',
+    'Webhook-Signature',
+    'Svix-Signature',
+    'X-Webhook-Signature',
+    'auth',
+    'X-Auth',
+    'key',
+    'sig',
   ];
   const VISIBLE = ['X-Trace', 'X-Idempotency-Key', 'author'];
   // Values unique per name and place, so each one is looked for on its own.
@@ -321,7 +371,10 @@ describe('redaction through a real share link: every sensitive header and query 
     const { log, jsonText, html } = await open(true);
     const rawNames = new Map<string, string>(log.rawHeaders);
     for (const n of NAMES) {
-      for (const [where, text] of [['json', jsonText], ['html', html]]) {
+      for (const [where, text] of [
+        ['json', jsonText],
+        ['html', html],
+      ]) {
         assert.ok(!text!.includes(headerValue(n)), `${where}: header ${n} leaked`);
         assert.ok(!text!.includes(queryValue(n)), `${where}: query ${n} leaked`);
       }
@@ -354,7 +407,10 @@ describe('redaction through a real share link: every sensitive header and query 
 describe('sharing with a tunnel and retention', () => {
   let t: TestEngine;
   before(async () => {
-    t = await startTestEngine({ publicBaseUrl: 'https://hooks.example.test', retention: { maxLogsPerAccount: 1, maxBodyBytesPerAccount: 1 << 30 } });
+    t = await startTestEngine({
+      publicBaseUrl: 'https://hooks.example.test',
+      retention: { maxLogsPerAccount: 1, maxBodyBytesPerAccount: 1 << 30 },
+    });
   });
   after(() => t.stop());
 

@@ -36,7 +36,11 @@ describe('POST /api/endpoints/:endpointId/test-delivery', () => {
     assert.equal(l.endpointId, id);
     assert.equal(l.status, 'success');
     assert.deepEqual([l.verification.scheme, l.verification.result], ['stripe', 'valid']);
-    const event = new Stripe('sk_test_x').webhooks.constructEvent(l.body, l.headers['stripe-signature'], SECRETS.stripe!);
+    const event = new Stripe('sk_test_x').webhooks.constructEvent(
+      l.body,
+      l.headers['stripe-signature'],
+      SECRETS.stripe!,
+    );
     assert.equal(event.type, 'payment_intent.succeeded');
     assert.match(event.id, /^evt_test_/);
   });
@@ -90,7 +94,7 @@ describe('POST /api/endpoints/:endpointId/test-delivery', () => {
     assert.match(bad.body.error.message, /payload/);
   });
 
-  test('an unknown endpoint and another account\'s endpoint are 404', async () => {
+  test("an unknown endpoint and another account's endpoint are 404", async () => {
     assert.equal((await testDelivery('ep_doesnotexist')).status, 404);
     const bob = await t.engine.issueToken('bob');
     const bobs = await t.endpoint({ name: 'bob', validationType: 'none' }, bob);

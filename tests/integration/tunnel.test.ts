@@ -25,7 +25,11 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
  */
 
 /** Polls until `check` returns a value; the deadline only turns a hang into a readable failure. */
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();
@@ -43,9 +47,18 @@ const waitState = (t: TestEngine, state: TunnelView['state']) =>
   });
 
 /** A request as the internet would send it: to the tunnel server, for the tunnel's public host. */
-function throughTunnel(srv: TunnelServer, publicUrl: string, path: string, init: { method?: string; headers?: [string, string][]; body?: string } = {}): Promise<RawResponse> {
+function throughTunnel(
+  srv: TunnelServer,
+  publicUrl: string,
+  path: string,
+  init: { method?: string; headers?: [string, string][]; body?: string } = {},
+): Promise<RawResponse> {
   const host = new URL(publicUrl).hostname;
-  return rawRequest(`${srv.origin}${path}`, { method: init.method ?? 'POST', headers: [['Host', `${host}:${srv.port}`], ...(init.headers ?? [])], body: init.body });
+  return rawRequest(`${srv.origin}${path}`, {
+    method: init.method ?? 'POST',
+    headers: [['Host', `${host}:${srv.port}`], ...(init.headers ?? [])],
+    body: init.body,
+  });
 }
 
 describe('tunnel through a real localtunnel server', () => {
@@ -88,7 +101,13 @@ describe('tunnel through a real localtunnel server', () => {
       assert.equal(runtime.publicUrl, online.url);
 
       const body = JSON.stringify({ event: 'order.paid', amount: 4200 });
-      const r = await throughTunnel(srv, online.url!, `/webhook/${id}/orders?x=1`, { headers: [['Content-Type', 'application/json'], ['X-Sender', 'provider']], body });
+      const r = await throughTunnel(srv, online.url!, `/webhook/${id}/orders?x=1`, {
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['X-Sender', 'provider'],
+        ],
+        body,
+      });
       assert.equal(r.status, 200, r.body.toString());
       const logId = r.json().data.id as string;
       const log = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
@@ -97,13 +116,20 @@ describe('tunnel through a real localtunnel server', () => {
       assert.equal(log.path, '/orders');
       assert.deepEqual(log.query, { x: '1' });
       assert.equal(log.headers['x-sender'], 'provider');
-      assert.equal(log.headers.host, `${new URL(online.url!).hostname}:${srv.port}`, 'the sender\'s Host header is kept');
+      assert.equal(
+        log.headers.host,
+        `${new URL(online.url!).hostname}:${srv.port}`,
+        "the sender's Host header is kept",
+      );
       const after1 = await status(t);
       assert.ok(after1.lastDeliveryAt, 'lastDeliveryAt is set by a delivery through the tunnel');
 
       // Only the receiver listener is behind the tunnel: no /api path answers, token or not.
       for (const path of ['/api/tunnel', '/api/endpoints', '/api/version', '/api/openapi.json']) {
-        const a = await throughTunnel(srv, online.url!, path, { method: 'GET', headers: [['Authorization', `Bearer ${t.token}`]] });
+        const a = await throughTunnel(srv, online.url!, path, {
+          method: 'GET',
+          headers: [['Authorization', `Bearer ${t.token}`]],
+        });
         assert.equal(a.status, 404, path);
         assert.equal(a.json().error.code, 'ROUTE_NOT_FOUND', path);
       }
@@ -147,7 +173,11 @@ describe('tunnel through a real localtunnel server', () => {
       });
       assert.ok(down.lastError, 'the drop is explained');
       assert.equal(down.url, null);
-      assert.equal((await t.api('GET', `/api/endpoints/${id}`)).body.data.publicUrl, null, 'endpoints fall back to the local URL while offline');
+      assert.equal(
+        (await t.api('GET', `/api/endpoints/${id}`)).body.data.publicUrl,
+        null,
+        'endpoints fall back to the local URL while offline',
+      );
       // While the server is down the engine keeps trying (each attempt bounded), with backoff.
       await waitFor('a failed retry', async () => (await status(t)).attempts >= 2);
 
@@ -196,7 +226,10 @@ describe('tunnel through a real localtunnel server', () => {
     // The holder never forwards anything; its local port only has to refuse.
     const holder = await localtunnel({ port: (await closedPort()).port, host: srv.origin, subdomain: 'heldbyanother' });
     holder.on('error', () => undefined);
-    const t = await startTestEngine({ tunnel: tunnel({ subdomain: 'heldbyanother' }) }, { random: new SeededRandom(14) });
+    const t = await startTestEngine(
+      { tunnel: tunnel({ subdomain: 'heldbyanother' }) },
+      { random: new SeededRandom(14) },
+    );
     try {
       const s = await waitState(t, 'online');
       assert.notEqual(s.subdomain, 'heldbyanother');
@@ -213,7 +246,10 @@ describe('tunnel through a real localtunnel server', () => {
       const now = await waitState(t, 'online');
       assert.equal(now.url, 'http://chosenname42.localhost');
       assert.equal(now.lastError, null);
-      assert.equal((await t.api('GET', `/api/endpoints/${id}`)).body.data.publicUrl, `http://chosenname42.localhost/webhook/${id}`);
+      assert.equal(
+        (await t.api('GET', `/api/endpoints/${id}`)).body.data.publicUrl,
+        `http://chosenname42.localhost/webhook/${id}`,
+      );
       const remembered = JSON.parse(await readFile(join(t.dataDir, 'tunnel.json'), 'utf8'));
       assert.equal(remembered.subdomains[srv.origin], 'chosenname42');
     } finally {
@@ -246,11 +282,22 @@ describe('tunnel through a real localtunnel server', () => {
   test('hookscope serve --tunnel prints the public URL and --subdomain is validated', async () => {
     const dir = await makeTempDir();
     try {
-      await writeFile(join(dir, 'config.json'), JSON.stringify({ tunnel: { probeOrigin: srv.origin, probeIntervalMs: 250, backoffMinMs: 50, backoffMaxMs: 400 } }));
+      await writeFile(
+        join(dir, 'config.json'),
+        JSON.stringify({
+          tunnel: { probeOrigin: srv.origin, probeIntervalMs: 250, backoffMinMs: 50, backoffMaxMs: 400 },
+        }),
+      );
       const serve = await startServe(dir, ['--tunnel', '--tunnel-host', srv.origin, '--subdomain', 'servecli1']);
       try {
-        await waitFor('the public URL line', () => /Public\s+http:\/\/servecli1\.localhost\/webhook\/<endpointId>/.test(serve.output()));
-        await waitFor('runtime.json publicUrl', async () => JSON.parse(await readFile(join(dir, 'runtime.json'), 'utf8')).publicUrl === 'http://servecli1.localhost');
+        await waitFor('the public URL line', () =>
+          /Public\s+http:\/\/servecli1\.localhost\/webhook\/<endpointId>/.test(serve.output()),
+        );
+        await waitFor(
+          'runtime.json publicUrl',
+          async () =>
+            JSON.parse(await readFile(join(dir, 'runtime.json'), 'utf8')).publicUrl === 'http://servecli1.localhost',
+        );
       } finally {
         serve.child.kill('SIGTERM');
         assert.equal(await serve.exited, 0, serve.output());
@@ -280,7 +327,16 @@ describe('tunnel failure modes the client library does not handle', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const origin = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
     const t = await startTestEngine({
-      tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: origin, probeOrigin: origin, openTimeoutMs: 200, probeTimeoutMs: 150, backoffMinMs: 20, backoffMaxMs: 100 },
+      tunnel: {
+        ...DEFAULT_CONFIG.tunnel,
+        enabled: true,
+        host: origin,
+        probeOrigin: origin,
+        openTimeoutMs: 200,
+        probeTimeoutMs: 150,
+        backoffMinMs: 20,
+        backoffMaxMs: 100,
+      },
     });
     try {
       const s = await waitFor('two failed attempts', async () => {
@@ -320,7 +376,10 @@ describe('tunnel failure modes the client library does not handle', () => {
     try {
       const before = await status(t);
       const bob = await t.engine.issueToken('bob');
-      const denied = await t.api('POST', '/api/tunnel', { token: bob, body: { enabled: true, host: 'http://attacker.example', subdomain: 'stolenname1' } });
+      const denied = await t.api('POST', '/api/tunnel', {
+        token: bob,
+        body: { enabled: true, host: 'http://attacker.example', subdomain: 'stolenname1' },
+      });
       assert.equal(denied.status, 403);
       assert.equal(denied.body.error.code, 'FORBIDDEN');
       assert.match(denied.body.error.message, /Only the owner account of this install .* may change the tunnel/);

@@ -53,7 +53,13 @@ const URL_LIKE = /url|host|target/i;
 function send(base: string, method: string, path: string, body: string | undefined, token: string): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const u = new URL(base);
-    const req = request({ host: u.hostname, port: u.port, method: method.toUpperCase(), path, headers: { authorization: `Bearer ${token}` } });
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      method: method.toUpperCase(),
+      path,
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (body !== undefined) {
       req.setHeader('content-type', 'application/json');
       req.setHeader('content-length', Buffer.byteLength(body));
@@ -68,7 +74,9 @@ function send(base: string, method: string, path: string, body: string | undefin
       }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -97,11 +105,19 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Oper
 /** Values a field may get: anything JSON, any string, and the values its schema names. */
 function fieldValue(name: string, schema: JsonSchema, loopback: string): fc.Arbitrary<unknown> {
   const named = [...(schema.enum ?? []), ...(schema.anyOf ?? []).flatMap((s) => s.enum ?? [])];
-  const choices: fc.Arbitrary<unknown>[] = [fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: 'binary', maxLength: 64 })];
+  const choices: fc.Arbitrary<unknown>[] = [
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.string({ unit: 'binary', maxLength: 64 }),
+  ];
   if (named.length > 0) choices.push(fc.constantFrom(...named));
   if (URL_LIKE.test(name)) {
     // Never a real host: the loopback target, or a string that cannot parse as an http URL.
-    return fc.oneof(fc.constant(`${loopback}/fuzz`), fc.string({ maxLength: 40 }).map((s) => `not a url ${s}`), fc.integer(), fc.constant(null));
+    return fc.oneof(
+      fc.constant(`${loopback}/fuzz`),
+      fc.string({ maxLength: 40 }).map((s) => `not a url ${s}`),
+      fc.integer(),
+      fc.constant(null),
+    );
   }
   return fc.oneof(...choices);
 }
@@ -135,16 +151,29 @@ describe('no input makes the API answer 5xx', () => {
     for (const op of ops) {
       const body: fc.Arbitrary<string | undefined> = op.bodyFields
         ? fc.oneof(
-            fc.record(Object.fromEntries(Object.entries(op.bodyFields).map(([k, s]) => [k, fieldValue(k, s, target.url)])), { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+            fc
+              .record(
+                Object.fromEntries(Object.entries(op.bodyFields).map(([k, s]) => [k, fieldValue(k, s, target.url)])),
+                { requiredKeys: [] },
+              )
+              .map((o) => JSON.stringify(o)),
             fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
             fc.constant(undefined),
           )
         : fc.constant(undefined);
-      const pathValue = fc.oneof({ weight: 3, arbitrary: pathBytes }, { weight: 1, arbitrary: fc.constantFrom(...realIds) });
-      const queryValue = fc.oneof(pathBytes, fc.constantFrom(...realIds, 'true', '0', '-1', '1e309', `${target.url}/q`));
+      const pathValue = fc.oneof(
+        { weight: 3, arbitrary: pathBytes },
+        { weight: 1, arbitrary: fc.constantFrom(...realIds) },
+      );
+      const queryValue = fc.oneof(
+        pathBytes,
+        fc.constantFrom(...realIds, 'true', '0', '-1', '1e309', `${target.url}/q`),
+      );
       const input = fc.record({
         params: fc.tuple(...op.pathParams.map(() => pathValue)),
-        query: fc.array(fc.tuple(fc.constantFrom(...(op.queryParams.length ? op.queryParams : ['x'])), queryValue), { maxLength: 4 }),
+        query: fc.array(fc.tuple(fc.constantFrom(...(op.queryParams.length ? op.queryParams : ['x'])), queryValue), {
+          maxLength: 4,
+        }),
         body,
       });
       await fc.assert(
@@ -170,7 +199,10 @@ describe('no input makes the API answer 5xx', () => {
       seen.push(`${op.method} ${op.path}`);
     }
     assert.equal(seen.length, ops.length);
-    assert.deepEqual(faults.map((e) => (e instanceof Error ? e.message : String(e))), []);
+    assert.deepEqual(
+      faults.map((e) => (e instanceof Error ? e.message : String(e))),
+      [],
+    );
   });
 
   test('an undecodable path segment is a 400 INVALID_PATH on every operation, on both listeners', async () => {

@@ -35,7 +35,11 @@ describe('forward queue reliability', () => {
       if (e.type === 'forward.updated') events.push(e);
     });
     try {
-      const ep = await t.endpoint({ name: 'outage', validationType: 'none', forwardUrl: `http://127.0.0.1:${port}/hook` });
+      const ep = await t.endpoint({
+        name: 'outage',
+        validationType: 'none',
+        forwardUrl: `http://127.0.0.1:${port}/hook`,
+      });
       const sent = bodies(5, 'outage');
       for (const body of sent) {
         // The sender's 2xx never waits for the forward target.
@@ -49,11 +53,17 @@ describe('forward queue reliability', () => {
       assert.ok(down.lastError.message.includes(`127.0.0.1:${port}`), down.lastError.message);
       assert.ok(down.nextAttemptAt && !Number.isNaN(Date.parse(down.nextAttemptAt)));
       assert.equal(down.lastDeliveredAt, null);
-      assert.ok(events.some((e) => (e.data as any).endpointId === ep && (e.data as any).state === 'retrying'), 'forward.updated was published');
+      assert.ok(
+        events.some((e) => (e.data as any).endpointId === ep && (e.data as any).state === 'retrying'),
+        'forward.updated was published',
+      );
 
       target.down = false; // the target comes back on the same port
       await target.waitForCount(sent.length);
-      assert.deepEqual(target.received.map((r) => r.body.toString()), sent);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        sent,
+      );
 
       const up = await waitUntil(async () => {
         const s = await forwardStatus(t, ep);
@@ -61,7 +71,11 @@ describe('forward queue reliability', () => {
       }, 'the queue to drain');
       assert.equal(up.attempts, 0);
       assert.ok(up.lastDeliveredAt);
-      assert.ok(events.some((e) => (e.data as any).endpointId === ep && (e.data as any).state === 'idle' && (e.data as any).pending === 0));
+      assert.ok(
+        events.some(
+          (e) => (e.data as any).endpointId === ep && (e.data as any).state === 'idle' && (e.data as any).pending === 0,
+        ),
+      );
 
       // The head was retried (every attempt recorded); the others were sent once the target answered.
       const logs = (await t.api('GET', `/api/webhooks/logs?endpointId=${ep}`)).body.data.logs as { id: string }[];
@@ -102,7 +116,10 @@ describe('forward queue reliability', () => {
     const second = await startTestEngine(FAST, {}, dir);
     try {
       await target.waitForCount(sent.length);
-      assert.deepEqual(target.received.map((r) => r.body.toString()), sent);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        sent,
+      );
       await waitUntil(async () => {
         const s = await forwardStatus(second, ep);
         return s.state === 'idle' && s.pending === 0;
@@ -131,7 +148,11 @@ describe('forward queue reliability', () => {
       const created = await fetch(`${s1.apiUrl}/api/endpoints`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ name: 'kill', validationType: 'none', forwardUrl: `http://127.0.0.1:${port}/after-crash` }),
+        body: JSON.stringify({
+          name: 'kill',
+          validationType: 'none',
+          forwardUrl: `http://127.0.0.1:${port}/after-crash`,
+        }),
       });
       endpointId = ((await created.json()) as { data: { id: string } }).data.id;
       for (const body of sent) {
@@ -148,7 +169,10 @@ describe('forward queue reliability', () => {
     const s2 = await startServe(dir);
     try {
       await target.waitForCount(sent.length, 30_000);
-      assert.deepEqual(target.received.map((r) => r.body.toString()), sent);
+      assert.deepEqual(
+        target.received.map((r) => r.body.toString()),
+        sent,
+      );
       assert.ok(target.received.every((r) => r.url === '/after-crash'));
     } finally {
       s2.child.kill('SIGTERM');

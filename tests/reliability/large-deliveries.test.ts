@@ -24,11 +24,21 @@ function post(url: string, body: Buffer, open: Set<ClientRequest>): Promise<{ st
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     let status = 0;
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-length': body.length }, agent: false }, (res) => {
-      status = res.statusCode ?? 0;
-      res.resume();
-      res.on('close', () => resolve({ status }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: { 'content-length': body.length },
+        agent: false,
+      },
+      (res) => {
+        status = res.statusCode ?? 0;
+        res.resume();
+        res.on('close', () => resolve({ status }));
+      },
+    );
     open.add(req);
     req.on('close', () => {
       open.delete(req);
@@ -43,10 +53,13 @@ function post(url: string, body: Buffer, open: Set<ClientRequest>): Promise<{ st
 function getStatus(url: string, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname, headers: { authorization: `Bearer ${token}` }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => reject(new Error(`${e.code ?? ''} ${e.message}`)));
     req.end();
   });
@@ -64,7 +77,11 @@ test('80 concurrent 9 MiB deliveries keep the engine under 1 GB peak resident me
     serve = await startServe(dir, ['--no-tunnel'], { HOOKSCOPE_RATE_LIMIT_PER_SECOND: '0' });
     const s = serve;
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${s.apiUrl}/api/endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'large', validationType: 'none' }) });
+    const created = await fetch(`${s.apiUrl}/api/endpoints`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'large', validationType: 'none' }),
+    });
     const endpointId = ((await created.json()) as { data: { id: string } }).data.id;
 
     const body = Buffer.alloc(9 * MiB, 'x');
@@ -80,7 +97,9 @@ test('80 concurrent 9 MiB deliveries keep the engine under 1 GB peak resident me
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
-    const answers = await Promise.all(Array.from({ length: 80 }, () => post(`${s.receiverUrl}/webhook/${endpointId}`, body, open)));
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => post(`${s.receiverUrl}/webhook/${endpointId}`, body, open)),
+    );
     flooding = false;
     await apiProbe;
 
@@ -89,11 +108,19 @@ test('80 concurrent 9 MiB deliveries keep the engine under 1 GB peak resident me
     for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
     assert.deepEqual([...counts.keys()].sort(), [200, 503], `statuses ${JSON.stringify([...counts])}`);
     assert.ok(peak < 1024 * MiB, `peak resident memory ${(peak / MiB).toFixed(0)} MiB`);
-    assert.ok(apiStatuses.length > 0 && apiStatuses.every((st) => st === 200), `API answers during the flood: ${apiStatuses.join(',')}`);
+    assert.ok(
+      apiStatuses.length > 0 && apiStatuses.every((st) => st === 200),
+      `API answers during the flood: ${apiStatuses.join(',')}`,
+    );
 
     // Every delivery is accounted for: stored whole, or recorded as refused with its reason.
-    const logs = (await (await fetch(`${s.apiUrl}/api/webhooks/logs?endpointId=${endpointId}&limit=200`, { headers: auth })).json()) as {
-      data: { total: number; logs: { status: string; size: number; declaredSize: number; verification: { reason: string | null } }[] };
+    const logs = (await (
+      await fetch(`${s.apiUrl}/api/webhooks/logs?endpointId=${endpointId}&limit=200`, { headers: auth })
+    ).json()) as {
+      data: {
+        total: number;
+        logs: { status: string; size: number; declaredSize: number; verification: { reason: string | null } }[];
+      };
     };
     assert.equal(logs.data.total, 80);
     const stored = logs.data.logs.filter((l) => l.status === 'success');

@@ -19,7 +19,12 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
 async function within<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -32,7 +37,16 @@ before(async () => {
   t = await startTestEngine(
     {
       receiver: { ...DEFAULT_CONFIG.receiver, headersTimeoutMs: 1000, requestTimeoutMs: 2000, bodyIdleTimeoutMs: 1000 },
-      tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: srv.origin, probeOrigin: srv.origin, openTimeoutMs: 5000, probeIntervalMs: 0, backoffMinMs: 50, backoffMaxMs: 400 },
+      tunnel: {
+        ...DEFAULT_CONFIG.tunnel,
+        enabled: true,
+        host: srv.origin,
+        probeOrigin: srv.origin,
+        openTimeoutMs: 5000,
+        probeIntervalMs: 0,
+        backoffMinMs: 50,
+        backoffMaxMs: 400,
+      },
     },
     { random: new SeededRandom(8) },
   );
@@ -57,7 +71,12 @@ test('twelve trickling senders through the tunnel are cut off (408, recorded) an
   const drip = setInterval(() => slow.forEach((s) => s.write('.')), 300);
   try {
     for (let i = 0; i < 12; i++) {
-      slow.push(slowSender(srv.origin, `POST /webhook/${ep}/slow/${i} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 100000\r\n\r\n`));
+      slow.push(
+        slowSender(
+          srv.origin,
+          `POST /webhook/${ep}/slow/${i} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 100000\r\n\r\n`,
+        ),
+      );
     }
     // Let them take the tunnel's sockets before the real delivery is sent.
     await new Promise((r) => setTimeout(r, 300));
@@ -77,7 +96,10 @@ test('twelve trickling senders through the tunnel are cut off (408, recorded) an
     clearInterval(drip);
     slow.forEach((s) => s.close());
   }
-  const logs = (await t.api('GET', `/api/webhooks/logs?endpointId=${ep}&limit=200`)).body.data.logs as { path: string; verification: { reason: string | null } }[];
+  const logs = (await t.api('GET', `/api/webhooks/logs?endpointId=${ep}&limit=200`)).body.data.logs as {
+    path: string;
+    verification: { reason: string | null };
+  }[];
   const cut = logs.filter((l) => l.verification.reason === 'request_timeout');
   assert.deepEqual(cut.map((l) => l.path).sort(), Array.from({ length: 12 }, (_, i) => `/slow/${i}`).sort());
   assert.equal(logs.filter((l) => l.path === '/real').length, 1);

@@ -57,7 +57,14 @@ test('the probe notices a public URL that stopped answering, and the supervisor 
   const provider = new FakeSleepyProvider();
   const supervisor = new TunnelSupervisor({
     provider,
-    timings: { openTimeoutMs: 10_000, probeIntervalMs: 20, probeTimeoutMs: 1000, probeFailures: 2, backoffMinMs: 10, backoffMaxMs: 40 },
+    timings: {
+      openTimeoutMs: 10_000,
+      probeIntervalMs: 20,
+      probeTimeoutMs: 1000,
+      probeFailures: 2,
+      backoffMinMs: 10,
+      backoffMaxMs: 40,
+    },
     probeOrigin: origin,
     clock: systemClock,
     random: new SeededRandom(1),

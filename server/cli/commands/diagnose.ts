@@ -14,7 +14,9 @@ export function registerDiagnose(program: Command, io: CliIO, run: RunAction): v
   withClientOptions(
     program
       .command('diagnose')
-      .description('Check a delivery end to end: verification now, the destination (DNS, connect, HTTP), recent replays, a cURL to resend it')
+      .description(
+        'Check a delivery end to end: verification now, the destination (DNS, connect, HTTP), recent replays, a cURL to resend it',
+      )
       .argument('<logId>', 'log id (log_...)')
       .option('--target <url>', 'destination to check (default: the forward URL, else the last replay target)'),
   ).action((logId: string, opts: DiagnoseOptions) => run(() => diagnose(logId, opts, io)));
@@ -51,16 +53,26 @@ async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promis
   const stored = d.verification.stored;
   const rows = [['when it arrived', verdict(stored.result, stored.reason, stored.detail, c, safe)]];
   const now = d.verification.now;
-  rows.push(['now', now ? verdict(now.result, now.reason, now.detail, c, safe) + (now.matchedSecret === 'previous' ? c.yellow(' (matches the PREVIOUS secret)') : '') : c.dim('endpoint deleted: cannot recompute')]);
+  rows.push([
+    'now',
+    now
+      ? verdict(now.result, now.reason, now.detail, c, safe) +
+        (now.matchedSecret === 'previous' ? c.yellow(' (matches the PREVIOUS secret)') : '')
+      : c.dim('endpoint deleted: cannot recompute'),
+  ]);
   io.out(renderTable(null, rows, c));
 
   io.out('');
   io.out(c.bold('Destination'));
   if (!d.destination) {
-    io.out(c.dim('No destination to check: pass --target URL, or set a forward URL on the endpoint, or replay it once.'));
+    io.out(
+      c.dim('No destination to check: pass --target URL, or set a forward URL on the endpoint, or replay it once.'),
+    );
   } else {
     const dest = d.destination;
-    io.out(`${safe(dest.url)} ${c.dim(`(from ${dest.source === 'query' ? '--target' : dest.source === 'forward' ? 'the forward URL' : 'the last replay'})`)}`);
+    io.out(
+      `${safe(dest.url)} ${c.dim(`(from ${dest.source === 'query' ? '--target' : dest.source === 'forward' ? 'the forward URL' : 'the last replay'})`)}`,
+    );
     const httpNote = dest.http.status !== null ? `HTTP ${dest.http.status} to ${dest.http.method ?? 'HEAD'}` : '';
     io.out(
       renderTable(

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import type { EndpointView } from '../../endpoints/endpoint-types.ts';
-import { parseValidationType, requiresSecret, VALIDATION_TYPES, type ValidationType } from '../../endpoints/validation-types.ts';
+import {
+  parseValidationType,
+  requiresSecret,
+  VALIDATION_TYPES,
+  type ValidationType,
+} from '../../endpoints/validation-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseUrlFlag } from '../parse-flags.ts';
@@ -17,7 +22,9 @@ interface CreateOptions extends ClientOptions {
 const path = (id: string): string => `/api/endpoints/${encodeURIComponent(id)}`;
 
 export function registerEndpoints(program: Command, io: CliIO, run: RunAction): void {
-  const endpoints = program.command('endpoints').description('List, create, show, delete, enable and disable endpoints');
+  const endpoints = program
+    .command('endpoints')
+    .description('List, create, show, delete, enable and disable endpoints');
 
   withClientOptions(endpoints.command('list', { isDefault: true }).description('List endpoints (the default)')).action(
     (opts: ClientOptions) => run(() => list(opts, io)),
@@ -28,18 +35,24 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
       .command('create')
       .description('Create an endpoint and print its receiving URL')
       .requiredOption('--name <name>', 'display name (1 to 200 characters)')
-      .requiredOption('--type <type>', `signature check: ${VALIDATION_TYPES.join(', ')} (aliases such as hmac, generic)`)
+      .requiredOption(
+        '--type <type>',
+        `signature check: ${VALIDATION_TYPES.join(', ')} (aliases such as hmac, generic)`,
+      )
       .option('--secret <secret>', 'signing secret (required for stripe and hmac_sha256)')
       .option('--forward-url <url>', 'forward every accepted delivery to this URL')
       .option('--description <text>', 'free text'),
   ).action((opts: CreateOptions) => run(() => create(opts, io)));
 
-  withClientOptions(endpoints.command('show').description('Show one endpoint').argument('<id>', 'endpoint id (ep_...)')).action(
-    (id: string, opts: ClientOptions) => run(() => show(id, opts, io)),
-  );
+  withClientOptions(
+    endpoints.command('show').description('Show one endpoint').argument('<id>', 'endpoint id (ep_...)'),
+  ).action((id: string, opts: ClientOptions) => run(() => show(id, opts, io)));
 
   withClientOptions(
-    endpoints.command('delete').description('Delete an endpoint with its logs').argument('<id>', 'endpoint id (ep_...)'),
+    endpoints
+      .command('delete')
+      .description('Delete an endpoint with its logs')
+      .argument('<id>', 'endpoint id (ep_...)'),
   ).action((id: string, opts: ClientOptions) => run(() => remove(id, opts, io)));
 
   for (const [name, active] of [
@@ -67,7 +80,14 @@ async function list(opts: ClientOptions, io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const c = colorsFor(io);
-  const rows = data.endpoints.map((e) => [e.id, e.name, e.validationType, activeText(e.isActive, c), e.url, formatDateTime(e.createdAt)]);
+  const rows = data.endpoints.map((e) => [
+    e.id,
+    e.name,
+    e.validationType,
+    activeText(e.isActive, c),
+    e.url,
+    formatDateTime(e.createdAt),
+  ]);
   io.out(renderTable(['ID', 'NAME', 'TYPE', 'ACTIVE', 'URL', 'CREATED'], rows, c));
   return EXIT.ok;
 }
@@ -77,7 +97,9 @@ async function create(opts: CreateOptions, io: CliIO): Promise<number> {
   try {
     validationType = parseValidationType(opts.type);
   } catch {
-    throw new UsageError(`--type must be one of: ${VALIDATION_TYPES.join(', ')} (or an alias such as hmac), got "${opts.type}".`);
+    throw new UsageError(
+      `--type must be one of: ${VALIDATION_TYPES.join(', ')} (or an alias such as hmac), got "${opts.type}".`,
+    );
   }
   if (requiresSecret(validationType) && opts.secret === undefined) {
     throw new UsageError(`--secret is required for --type ${validationType}.`);

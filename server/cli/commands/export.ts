@@ -43,7 +43,8 @@ async function exportLog(logId: string, opts: ExportOptions, io: CliIO): Promise
     return EXIT.ok;
   }
   // base64 only when the file's bytes are not text (an http export of a binary body).
-  const bytes = file.contentEncoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
+  const bytes =
+    file.contentEncoding === 'base64' ? Buffer.from(file.content, 'base64') : Buffer.from(file.content, 'utf8');
   if (opts.out !== undefined) {
     const path = resolve(opts.out);
     await writeFile(path, bytes);
@@ -57,7 +58,8 @@ async function exportLog(logId: string, opts: ExportOptions, io: CliIO): Promise
     const text = file.contentEncoding === 'base64' ? bytes.toString('utf8') : file.content;
     const shown = escapeControls(text);
     (io.write ?? io.out)(shown);
-    if (shown !== file.content) io.err('note: control characters are shown escaped; use --out FILE or a pipe for the exact file.');
+    if (shown !== file.content)
+      io.err('note: control characters are shown escaped; use --out FILE or a pipe for the exact file.');
     return EXIT.ok;
   }
   if (io.write) io.write(bytes);

@@ -29,7 +29,10 @@ async function history(logId: string, opts: HistoryOptions, io: CliIO): Promise<
     offset: opts.offset === undefined ? undefined : parseIntFlag(opts.offset, '--offset', 0, 100_000_000),
   };
   const api = await connect(opts, io);
-  const page = await api.get<{ history: ReplayHistoryEntry[]; total: number }>(`/api/replay/${encodeURIComponent(logId)}/history`, query);
+  const page = await api.get<{ history: ReplayHistoryEntry[]; total: number }>(
+    `/api/replay/${encodeURIComponent(logId)}/history`,
+    query,
+  );
   if (opts.json) {
     printJson(io, page);
     return EXIT.ok;

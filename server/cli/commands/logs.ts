@@ -63,7 +63,13 @@ async function list(opts: ListOptions, io: CliIO): Promise<number> {
   }
   const c = colorsFor(io);
   const safe = terminalSafe(io.isTTY);
-  io.out(renderTable(['TIME', 'ID', 'ENDPOINT', 'METHOD', 'PATH', 'STATUS', 'REASON', 'SIZE'], page.logs.map((l) => logRow(l, c, safe)), c));
+  io.out(
+    renderTable(
+      ['TIME', 'ID', 'ENDPOINT', 'METHOD', 'PATH', 'STATUS', 'REASON', 'SIZE'],
+      page.logs.map((l) => logRow(l, c, safe)),
+      c,
+    ),
+  );
   const shown = `${page.offset + 1}-${page.offset + page.logs.length} of ${page.total}`;
   io.out(c.dim(page.hasMore ? `${shown}; next page: --offset ${page.offset + page.logs.length}` : shown));
   return EXIT.ok;
@@ -101,7 +107,10 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
   for (const [k, v] of Object.entries(log.query)) for (const one of Array.isArray(v) ? v : [v]) query.append(k, one);
   const qs = query.toString();
   const v = log.verification;
-  const verdict = v.result === 'invalid' ? `${statusText(log.status, c)} (${v.scheme}: ${v.reason ?? 'invalid'})` : `${statusText(log.status, c)} (${v.scheme}: ${v.result})`;
+  const verdict =
+    v.result === 'invalid'
+      ? `${statusText(log.status, c)} (${v.scheme}: ${v.reason ?? 'invalid'})`
+      : `${statusText(log.status, c)} (${v.scheme}: ${v.result})`;
   const fields: string[][] = [
     [c.bold('id'), log.id],
     [c.bold('endpoint'), log.endpointId],
@@ -116,11 +125,18 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
   io.out('');
   io.out(c.bold(`Headers (${log.rawHeaders.length})`));
   // headerText: a UTF-8 value as the text it is (Node hands values over one char per byte).
-  io.out(renderTable(['NAME', 'VALUE'], log.rawHeaders.map(([name, value]) => [safe(name), safe(headerText(value))]), c));
+  io.out(
+    renderTable(
+      ['NAME', 'VALUE'],
+      log.rawHeaders.map(([name, value]) => [safe(name), safe(headerText(value))]),
+      c,
+    ),
+  );
   io.out('');
   const notes: string[] = [];
   if (log.bodyEncoding === 'base64') notes.push('binary, shown as base64');
-  if (log.truncated) notes.push(`only the first ${formatBytes(log.storedSize)} of ${formatBytes(log.size)} were stored`);
+  if (log.truncated)
+    notes.push(`only the first ${formatBytes(log.storedSize)} of ${formatBytes(log.size)} were stored`);
   const body = safe(log.body);
   if (body !== log.body) notes.push('control characters shown escaped; --body-only prints the exact bytes');
   io.out(c.bold(`Body${notes.length ? ` (${notes.join('; ')})` : ''}`));

@@ -23,11 +23,14 @@ export function registerReplay(program: Command, io: CliIO, run: RunAction): voi
       .description('Send a stored delivery again (same method, headers and bytes) to a URL, e.g. your local dev server')
       .argument('<logId>', 'log id (log_...)')
       .option('--to <url>', 'target URL, absolute http:// or https:// (required)')
-      .option('--resign', 'sign again with a fresh timestamp so the handler\'s tolerance check passes')
+      .option('--resign', "sign again with a fresh timestamp so the handler's tolerance check passes")
       .option('--method <method>', `override the method: ${REPLAY_METHODS.join(', ')}`)
       .option('--timeout <ms>', `give up after this many milliseconds (1 to ${MAX_TIMEOUT_MS})`),
   )
-    .addHelpText('after', '\nExit code 0 when the target answered below 400, 1 when it answered 4xx/5xx, timed out or could not be reached.')
+    .addHelpText(
+      'after',
+      '\nExit code 0 when the target answered below 400, 1 when it answered 4xx/5xx, timed out or could not be reached.',
+    )
     .action((logId: string, opts: ReplayOptions) => run(() => replay(logId, opts, io)));
 }
 
@@ -49,10 +52,21 @@ async function replay(logId: string, opts: ReplayOptions, io: CliIO): Promise<nu
   const c = colorsFor(io);
   // The target's answer is as untrusted as a delivery: escaped on a terminal.
   const safe = terminalSafe(io.isTTY);
-  io.out(`${r.method} ${safe(r.targetUrl)} -> ${statusWithText(r.status, c)} in ${r.responseTime} ms ${c.dim(`(${r.id})`)}`);
-  if (r.responseRawHeaders.length > 0) io.out(renderTable(null, r.responseRawHeaders.map(([n, v]) => [c.dim(safe(n)), safe(headerText(v))]), c));
+  io.out(
+    `${r.method} ${safe(r.targetUrl)} -> ${statusWithText(r.status, c)} in ${r.responseTime} ms ${c.dim(`(${r.id})`)}`,
+  );
+  if (r.responseRawHeaders.length > 0)
+    io.out(
+      renderTable(
+        null,
+        r.responseRawHeaders.map(([n, v]) => [c.dim(safe(n)), safe(headerText(v))]),
+        c,
+      ),
+    );
   if (r.responseBody.length > 0) {
-    const notes = [r.bodyEncoding === 'base64' ? 'binary, shown as base64' : '', r.truncated ? 'truncated' : ''].filter(Boolean);
+    const notes = [r.bodyEncoding === 'base64' ? 'binary, shown as base64' : '', r.truncated ? 'truncated' : ''].filter(
+      Boolean,
+    );
     io.out('');
     io.out(c.bold(`Response body${notes.length ? ` (${notes.join('; ')})` : ''}`));
     io.out(safe(r.responseBody));

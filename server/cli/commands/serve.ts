@@ -17,7 +17,11 @@ export interface ServeOptions {
   subdomain?: string;
 }
 
-export function registerServe(program: Command, io: CliIO, run: (action: () => Promise<number>) => Promise<void>): void {
+export function registerServe(
+  program: Command,
+  io: CliIO,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
   program
     .command('serve')
     .description('Run the engine headless: the private API on 127.0.0.1 and the webhook receiver')
@@ -27,7 +31,10 @@ export function registerServe(program: Command, io: CliIO, run: (action: () => P
     .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
     .option('--no-tunnel', 'serve locally only (the default for serve)')
     .option('--tunnel-host <url>', 'localtunnel server (default $HOOKSCOPE_TUNNEL_HOST or https://localtunnel.me)')
-    .option('--subdomain <name>', 'subdomain to ask for, 4-63 lowercase letters and digits (default: the remembered one)')
+    .option(
+      '--subdomain <name>',
+      'subdomain to ask for, 4-63 lowercase letters and digits (default: the remembered one)',
+    )
     .action((opts: ServeOptions) => run(() => serve(opts, io)));
 }
 

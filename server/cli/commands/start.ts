@@ -3,7 +3,11 @@ import type { Command } from 'commander';
 import type { CliIO } from '../cli-output.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
-export function registerStart(program: Command, io: CliIO, run: (action: () => Promise<number>) => Promise<void>): void {
+export function registerStart(
+  program: Command,
+  io: CliIO,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
   program
     .command('start')
     .description('Start the desktop app, or the headless engine where Electron cannot start')

@@ -43,7 +43,9 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
         if (announced) return;
         announced = true;
         // stderr, so stdout carries only deliveries (one line each) for pipes.
-        io.err(`Tailing deliveries from ${api.baseUrl}${opts.endpoint ? ` for ${opts.endpoint}` : ''}; Ctrl+C to stop.`);
+        io.err(
+          `Tailing deliveries from ${api.baseUrl}${opts.endpoint ? ` for ${opts.endpoint}` : ''}; Ctrl+C to stop.`,
+        );
       },
       onStatus: (m) => io.err(c.dim(m)),
       onEvent: (e) => {

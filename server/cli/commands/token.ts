@@ -13,7 +13,11 @@ export interface TokenOptions {
   json?: boolean;
 }
 
-export function registerToken(program: Command, io: CliIO, run: (action: () => Promise<number>) => Promise<void>): void {
+export function registerToken(
+  program: Command,
+  io: CliIO,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
   program
     .command('token')
     .description('Print an API token (a JWT) for an account on stdout')

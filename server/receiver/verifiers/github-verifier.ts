@@ -1,6 +1,13 @@
 import { decodeLowerHex } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
-import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  headerValue,
+  invalid,
+  valid,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 
 export const GITHUB_SIGNATURE_HEADER = 'X-Hub-Signature-256';
 const LEGACY_SHA1_HEADER = 'x-hub-signature';
@@ -35,7 +42,11 @@ export const githubVerifier: Verifier = {
     }
     const signature = parseGithubSignature(header);
     if (!signature) {
-      return invalid('github', 'malformed_header', `${GITHUB_SIGNATURE_HEADER} must look like sha256=<64 lower-case hex characters>, as GitHub sends it.`);
+      return invalid(
+        'github',
+        'malformed_header',
+        `${GITHUB_SIGNATURE_HEADER} must look like sha256=<64 lower-case hex characters>, as GitHub sends it.`,
+      );
     }
     if (input.secrets.length === 0) return invalid('github', 'missing_secret', 'The endpoint has no signing secret.');
     for (const secret of input.secrets) {

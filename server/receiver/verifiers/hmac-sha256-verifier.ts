@@ -1,4 +1,11 @@
-import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  invalid,
+  valid,
+  headerValue,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 import { decodeLooseBase64 } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
 
@@ -30,13 +37,22 @@ export const hmacSha256Verifier: Verifier = {
       .map(decodeSignature);
     const decoded = signatures.filter((s): s is Buffer => s !== null);
     if (decoded.length === 0) {
-      return invalid('hmac_sha256', 'malformed_header', `${name} must be an HMAC-SHA256 in hex or base64, optionally prefixed sha256=.`);
+      return invalid(
+        'hmac_sha256',
+        'malformed_header',
+        `${name} must be an HMAC-SHA256 in hex or base64, optionally prefixed sha256=.`,
+      );
     }
-    if (input.secrets.length === 0) return invalid('hmac_sha256', 'missing_secret', 'The endpoint has no signing secret.');
+    if (input.secrets.length === 0)
+      return invalid('hmac_sha256', 'missing_secret', 'The endpoint has no signing secret.');
     for (const secret of input.secrets) {
       const expected = hmacSha256(secret.value, input.rawBody);
       if (decoded.some((sig) => sameBytes(sig, expected))) return valid('hmac_sha256', secret.kind);
     }
-    return invalid('hmac_sha256', 'no_matching_signature', `The ${name} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`);
+    return invalid(
+      'hmac_sha256',
+      'no_matching_signature',
+      `The ${name} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`,
+    );
   },
 };

@@ -1,6 +1,13 @@
 import { decodeCanonicalBase64 } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
-import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  headerValue,
+  invalid,
+  valid,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 
 export const SHOPIFY_SIGNATURE_HEADER = 'X-Shopify-Hmac-Sha256';
 
@@ -22,10 +29,15 @@ export const shopifyVerifier: Verifier = {
   scheme: 'shopify',
   verify(input: VerificationInput): VerificationResult {
     const header = headerValue(input.headers, SHOPIFY_SIGNATURE_HEADER);
-    if (header === undefined) return invalid('shopify', 'missing_header', `The ${SHOPIFY_SIGNATURE_HEADER} header is missing.`);
+    if (header === undefined)
+      return invalid('shopify', 'missing_header', `The ${SHOPIFY_SIGNATURE_HEADER} header is missing.`);
     const signature = parseShopifySignature(header);
     if (!signature) {
-      return invalid('shopify', 'malformed_header', `${SHOPIFY_SIGNATURE_HEADER} must be the standard base64 of a 32-byte HMAC-SHA256 (44 characters ending in =), as Shopify sends it.`);
+      return invalid(
+        'shopify',
+        'malformed_header',
+        `${SHOPIFY_SIGNATURE_HEADER} must be the standard base64 of a 32-byte HMAC-SHA256 (44 characters ending in =), as Shopify sends it.`,
+      );
     }
     if (input.secrets.length === 0) return invalid('shopify', 'missing_secret', 'The endpoint has no signing secret.');
     for (const secret of input.secrets) {

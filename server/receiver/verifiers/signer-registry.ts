@@ -39,7 +39,9 @@ export interface Signer {
 
 const stripeSigner: Signer = {
   scheme: 'stripe',
-  sign: ({ body, secret, nowMs }) => [['Stripe-Signature', stripeSignatureHeader(secret, body, Math.floor(nowMs / 1000))]],
+  sign: ({ body, secret, nowMs }) => [
+    ['Stripe-Signature', stripeSignatureHeader(secret, body, Math.floor(nowMs / 1000))],
+  ],
 };
 
 const hmacSha256Signer: Signer = {
@@ -75,7 +77,8 @@ const standardWebhooksSigner: Signer = {
   sign: ({ body, secret, nowMs, messageId }) => {
     const key = standardWebhooksKey(secret);
     // Endpoints refuse such a secret on create, so this only guards against stored data from elsewhere.
-    if (!key) throw new Error('standard_webhooks secret is not whsec_<base64> or base64; nothing can be signed with it.');
+    if (!key)
+      throw new Error('standard_webhooks secret is not whsec_<base64> or base64; nothing can be signed with it.');
     const id = messageId ?? `msg_${randomUUID().replace(/-/g, '')}`;
     const timestamp = Math.floor(nowMs / 1000);
     return [
@@ -112,4 +115,3 @@ export function signerFor(scheme: VerificationScheme): Signer {
 export function sign(scheme: VerificationScheme, input: SignInput): SignedHeaders {
   return signerFor(scheme).sign(input);
 }
-

@@ -1,7 +1,14 @@
 import { decodeLowerHex } from './signature-encoding.ts';
 import { hmacSha256, sameBytes } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
-import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  headerValue,
+  invalid,
+  valid,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 
 export const SLACK_SIGNATURE_HEADER = 'X-Slack-Signature';
 export const SLACK_TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';
@@ -30,20 +37,33 @@ export const slackVerifier: Verifier = {
   scheme: 'slack',
   verify(input: VerificationInput): VerificationResult {
     const header = headerValue(input.headers, SLACK_SIGNATURE_HEADER);
-    if (header === undefined) return invalid('slack', 'missing_header', `The ${SLACK_SIGNATURE_HEADER} header is missing.`);
+    if (header === undefined)
+      return invalid('slack', 'missing_header', `The ${SLACK_SIGNATURE_HEADER} header is missing.`);
     const rawTimestamp = headerValue(input.headers, SLACK_TIMESTAMP_HEADER);
     if (rawTimestamp === undefined) {
-      return invalid('slack', 'missing_header', `The ${SLACK_TIMESTAMP_HEADER} header is missing; Slack signs it with the body.`);
+      return invalid(
+        'slack',
+        'missing_header',
+        `The ${SLACK_TIMESTAMP_HEADER} header is missing; Slack signs it with the body.`,
+      );
     }
     const signature = parseSlackSignature(header);
-    if (!signature) return invalid('slack', 'malformed_header', `${SLACK_SIGNATURE_HEADER} must look like v0=<64 lower-case hex characters>, as Slack sends it.`);
+    if (!signature)
+      return invalid(
+        'slack',
+        'malformed_header',
+        `${SLACK_SIGNATURE_HEADER} must look like v0=<64 lower-case hex characters>, as Slack sends it.`,
+      );
     const timestamp = parseSlackTimestamp(rawTimestamp);
-    if (timestamp === null) return invalid('slack', 'malformed_header', `${SLACK_TIMESTAMP_HEADER} must be Unix seconds (digits only).`);
+    if (timestamp === null)
+      return invalid('slack', 'malformed_header', `${SLACK_TIMESTAMP_HEADER} must be Unix seconds (digits only).`);
     if (input.secrets.length === 0) return invalid('slack', 'missing_secret', 'The endpoint has no signing secret.');
 
     // Signature before time, so a wrong secret is reported as such even on an old delivery.
     const signedTimestamp = rawTimestamp.trim();
-    const match = input.secrets.find((s) => sameBytes(signature, slackSignature(s.value, signedTimestamp, input.rawBody)));
+    const match = input.secrets.find((s) =>
+      sameBytes(signature, slackSignature(s.value, signedTimestamp, input.rawBody)),
+    );
     if (!match) {
       return invalid(
         'slack',

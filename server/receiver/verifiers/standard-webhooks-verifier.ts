@@ -1,9 +1,20 @@
 import { decodeCanonicalBase64 } from './signature-encoding.ts';
 import { hmacSha256Key, sameBytes } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
-import { headerValue, invalid, valid, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  headerValue,
+  invalid,
+  valid,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 
-export const STANDARD_WEBHOOKS_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+export const STANDARD_WEBHOOKS_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 /** Svix, the reference implementation, sends the same scheme under its own brand. */
 const SVIX_HEADERS = { id: 'svix-id', timestamp: 'svix-timestamp', signature: 'svix-signature' } as const;
 
@@ -57,16 +68,31 @@ export function parseStandardTimestamp(value: string): number | null {
 }
 
 /** HMAC-SHA256 of `{id}.{timestamp}.{raw body}` with the decoded key. */
-export function standardWebhooksSignature(key: Buffer, messageId: string, timestampSeconds: number, body: Buffer): Buffer {
+export function standardWebhooksSignature(
+  key: Buffer,
+  messageId: string,
+  timestampSeconds: number,
+  body: Buffer,
+): Buffer {
   return hmacSha256Key(key, `${messageId}.${timestampSeconds}.`, body);
 }
 
-export function standardWebhooksSignatureHeader(key: Buffer, messageId: string, timestampSeconds: number, body: Buffer): string {
+export function standardWebhooksSignatureHeader(
+  key: Buffer,
+  messageId: string,
+  timestampSeconds: number,
+  body: Buffer,
+): string {
   return `v1,${standardWebhooksSignature(key, messageId, timestampSeconds, body).toString('base64')}`;
 }
 
 /** The webhook-* headers, or svix-* when no webhook-* header is present at all. */
-function pickHeaders(headers: VerificationInput['headers']): { names: typeof STANDARD_WEBHOOKS_HEADERS | typeof SVIX_HEADERS; id?: string; timestamp?: string; signature?: string } {
+function pickHeaders(headers: VerificationInput['headers']): {
+  names: typeof STANDARD_WEBHOOKS_HEADERS | typeof SVIX_HEADERS;
+  id?: string;
+  timestamp?: string;
+  signature?: string;
+} {
   const read = (names: typeof STANDARD_WEBHOOKS_HEADERS | typeof SVIX_HEADERS) => ({
     names,
     id: headerValue(headers, names.id),
@@ -74,7 +100,8 @@ function pickHeaders(headers: VerificationInput['headers']): { names: typeof STA
     signature: headerValue(headers, names.signature),
   });
   const standard = read(STANDARD_WEBHOOKS_HEADERS);
-  if (standard.id !== undefined || standard.timestamp !== undefined || standard.signature !== undefined) return standard;
+  if (standard.id !== undefined || standard.timestamp !== undefined || standard.signature !== undefined)
+    return standard;
   const svix = read(SVIX_HEADERS);
   return svix.id !== undefined || svix.timestamp !== undefined || svix.signature !== undefined ? svix : standard;
 }
@@ -87,7 +114,9 @@ export const standardWebhooksVerifier: Verifier = {
       [names.id, id],
       [names.timestamp, rawTimestamp],
       [names.signature, signature],
-    ].filter(([, v]) => v === undefined).map(([n]) => n!);
+    ]
+      .filter(([, v]) => v === undefined)
+      .map(([n]) => n!);
     if (missing.length > 0) {
       return invalid(
         'standard_webhooks',
@@ -101,14 +130,16 @@ export const standardWebhooksVerifier: Verifier = {
     }
     const parsed = parseStandardSignatures(signature!);
     if (parsed.v1.length === 0) {
-      const seen = parsed.otherVersions.length > 0 ? ` (only ${[...new Set(parsed.otherVersions)].join(', ')} came)` : '';
+      const seen =
+        parsed.otherVersions.length > 0 ? ` (only ${[...new Set(parsed.otherVersions)].join(', ')} came)` : '';
       return invalid(
         'standard_webhooks',
         'malformed_header',
         `${names.signature} must hold at least one v1,<base64 HMAC-SHA256> entry, space-separated${seen}.`,
       );
     }
-    if (input.secrets.length === 0) return invalid('standard_webhooks', 'missing_secret', 'The endpoint has no signing secret.');
+    if (input.secrets.length === 0)
+      return invalid('standard_webhooks', 'missing_secret', 'The endpoint has no signing secret.');
 
     // Signature before time, so a wrong secret is reported as such even on an old delivery.
     let matched: 'current' | 'previous' | null = null;
@@ -124,7 +155,11 @@ export const standardWebhooksVerifier: Verifier = {
       }
     }
     if (decodable === 0) {
-      return invalid('standard_webhooks', 'missing_secret', "The endpoint's secret is not whsec_<base64> or base64, so no key can be derived from it.");
+      return invalid(
+        'standard_webhooks',
+        'missing_secret',
+        "The endpoint's secret is not whsec_<base64> or base64, so no key can be derived from it.",
+      );
     }
     if (!matched) {
       return invalid(
@@ -134,6 +169,8 @@ export const standardWebhooksVerifier: Verifier = {
       );
     }
     // The specification and its reference library refuse a timestamp too old or too new.
-    return checkTolerance('standard_webhooks', input, timestamp, { future: true }) ?? valid('standard_webhooks', matched);
+    return (
+      checkTolerance('standard_webhooks', input, timestamp, { future: true }) ?? valid('standard_webhooks', matched)
+    );
   },
 };

@@ -1,4 +1,11 @@
-import { invalid, valid, headerValue, type VerificationInput, type VerificationResult, type Verifier } from './verifier-types.ts';
+import {
+  invalid,
+  valid,
+  headerValue,
+  type VerificationInput,
+  type VerificationResult,
+  type Verifier,
+} from './verifier-types.ts';
 import { decodeLowerHex } from './signature-encoding.ts';
 import { sameBytes, stripeSignature } from './signing.ts';
 import { checkTolerance } from './timestamp-tolerance.ts';
@@ -40,7 +47,11 @@ export const stripeVerifier: Verifier = {
     if (header === undefined) return invalid('stripe', 'missing_header', 'The Stripe-Signature header is missing.');
     const parsed = parseStripeHeader(header);
     if (!parsed) {
-      return invalid('stripe', 'malformed_header', 'Stripe-Signature must look like t=<unix seconds>,v1=<64 lower-case hex characters>.');
+      return invalid(
+        'stripe',
+        'malformed_header',
+        'Stripe-Signature must look like t=<unix seconds>,v1=<64 lower-case hex characters>.',
+      );
     }
     if (input.secrets.length === 0) return invalid('stripe', 'missing_secret', 'The endpoint has no signing secret.');
 
@@ -55,7 +66,11 @@ export const stripeVerifier: Verifier = {
       }
     }
     if (!matched) {
-      return invalid('stripe', 'no_matching_signature', `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`);
+      return invalid(
+        'stripe',
+        'no_matching_signature',
+        `None of the ${parsed.v1.length} v1 signature(s) matches the endpoint's secret.`,
+      );
     }
 
     // Stripe's SDK refuses only old timestamps (age > tolerance) and accepts any future one;

@@ -24,10 +24,18 @@ export function checkTolerance(
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const age = Math.floor(input.nowMs / 1000) - timestampSeconds;
   if (age > tolerance) {
-    return invalid(scheme, 'timestamp_outside_tolerance', `The timestamp is ${age} s old; the tolerance is ${tolerance} s.`);
+    return invalid(
+      scheme,
+      'timestamp_outside_tolerance',
+      `The timestamp is ${age} s old; the tolerance is ${tolerance} s.`,
+    );
   }
   if (rule.future && -age > tolerance) {
-    return invalid(scheme, 'timestamp_outside_tolerance', `The timestamp is ${-age} s in the future; the tolerance is ${tolerance} s.`);
+    return invalid(
+      scheme,
+      'timestamp_outside_tolerance',
+      `The timestamp is ${-age} s in the future; the tolerance is ${tolerance} s.`,
+    );
   }
   return null;
 }

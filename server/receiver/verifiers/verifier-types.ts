@@ -1,11 +1,5 @@
 export type VerificationScheme =
-  | 'stripe'
-  | 'github'
-  | 'shopify'
-  | 'slack'
-  | 'standard_webhooks'
-  | 'hmac_sha256'
-  | 'none';
+  'stripe' | 'github' | 'shopify' | 'slack' | 'standard_webhooks' | 'hmac_sha256' | 'none';
 
 export type VerificationReason =
   | 'missing_header'
@@ -56,7 +50,11 @@ export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'pr
   detail: null,
 });
 
-export const invalid = (scheme: VerificationScheme, reason: VerificationReason, detail: string): VerificationResult => ({
+export const invalid = (
+  scheme: VerificationScheme,
+  reason: VerificationReason,
+  detail: string,
+): VerificationResult => ({
   scheme,
   result: 'invalid',
   reason,

@@ -15,12 +15,7 @@ export const JSON_VARIANT_LIMITS = { depth: 1000, prettyChars: 64 * 1024 * 1024 
  * says what the signed bytes were, relative to what arrived.
  */
 export type BodyVariantName =
-  | 'compact_json'
-  | 'pretty_json'
-  | 'trailing_newline_added'
-  | 'trailing_newline_removed'
-  | 'crlf_to_lf'
-  | 'lf_to_crlf';
+  'compact_json' | 'pretty_json' | 'trailing_newline_added' | 'trailing_newline_removed' | 'crlf_to_lf' | 'lf_to_crlf';
 
 export interface BodyVariant {
   name: BodyVariantName;
@@ -28,7 +23,10 @@ export interface BodyVariant {
   bytes: Buffer;
 }
 
-export function bodyVariants(body: Buffer, limits: { depth: number; prettyChars: number } = JSON_VARIANT_LIMITS): BodyVariant[] {
+export function bodyVariants(
+  body: Buffer,
+  limits: { depth: number; prettyChars: number } = JSON_VARIANT_LIMITS,
+): BodyVariant[] {
   // Binary bodies have no text form to normalise (and decoding them would change the bytes).
   if (!isUtf8(body)) return [];
   const text = body.toString('utf8');
@@ -49,15 +47,21 @@ export function bodyVariants(body: Buffer, limits: { depth: number; prettyChars:
     }
   }
   // The smallest change first: when two variants give the same bytes, the first name is kept.
-  if (/\r?\n$/.test(text)) add('trailing_newline_removed', 'the body without its trailing newline', text.replace(/\r?\n$/, ''));
+  if (/\r?\n$/.test(text))
+    add('trailing_newline_removed', 'the body without its trailing newline', text.replace(/\r?\n$/, ''));
   add('trailing_newline_added', 'the body with a trailing newline added', `${text}\n`);
-  if (text.includes('\r\n')) add('crlf_to_lf', 'the body with CRLF line endings turned into LF', text.replace(/\r\n/g, '\n'));
-  if (/(^|[^\r])\n/.test(text)) add('lf_to_crlf', 'the body with LF line endings turned into CRLF', text.replace(/\r?\n/g, '\r\n'));
+  if (text.includes('\r\n'))
+    add('crlf_to_lf', 'the body with CRLF line endings turned into LF', text.replace(/\r\n/g, '\n'));
+  if (/(^|[^\r])\n/.test(text))
+    add('lf_to_crlf', 'the body with LF line endings turned into CRLF', text.replace(/\r?\n/g, '\r\n'));
   if (isJson) {
     const compact = serialise(() => JSON.stringify(parsed));
-    if (compact !== undefined) add('compact_json', 'the JSON re-serialised compactly (JSON.stringify(JSON.parse(body)))', compact);
-    const pretty = shape.prettyChars <= limits.prettyChars ? serialise(() => JSON.stringify(parsed, null, 2)) : undefined;
-    if (pretty !== undefined) add('pretty_json', 'the JSON pretty-printed with 2 spaces (JSON.stringify(value, null, 2))', pretty);
+    if (compact !== undefined)
+      add('compact_json', 'the JSON re-serialised compactly (JSON.stringify(JSON.parse(body)))', compact);
+    const pretty =
+      shape.prettyChars <= limits.prettyChars ? serialise(() => JSON.stringify(parsed, null, 2)) : undefined;
+    if (pretty !== undefined)
+      add('pretty_json', 'the JSON pretty-printed with 2 spaces (JSON.stringify(value, null, 2))', pretty);
   }
   return out;
 }

@@ -9,7 +9,10 @@ import type { RuleCause, RuleContext } from '../remediation-types.ts';
 export function receiverRefusedRule(ctx: RuleContext): RuleCause[] {
   const { reason } = ctx.log.verification;
   const l = ctx.limits;
-  const arrived = { label: 'Bytes received', value: `${ctx.log.size}${ctx.log.declaredSize !== null ? ` of ${ctx.log.declaredSize} declared` : ''}` };
+  const arrived = {
+    label: 'Bytes received',
+    value: `${ctx.log.size}${ctx.log.declaredSize !== null ? ` of ${ctx.log.declaredSize} declared` : ''}`,
+  };
   const unverified = 'The receiver answered before the body was complete, so the signature was not checked.';
   switch (reason) {
     case 'body_timeout':
@@ -18,7 +21,12 @@ export function receiverRefusedRule(ctx: RuleContext): RuleCause[] {
           code: 'receiver_refused',
           title: `The sender paused for more than ${l.bodyIdleTimeoutMs} ms in the middle of the body`,
           confidence: 1,
-          evidence: [arrived, { label: 'Idle limit (receiver.bodyIdleTimeoutMs)', value: `${l.bodyIdleTimeoutMs} ms` }, 'The receiver answered 408 and cut the connection.', unverified],
+          evidence: [
+            arrived,
+            { label: 'Idle limit (receiver.bodyIdleTimeoutMs)', value: `${l.bodyIdleTimeoutMs} ms` },
+            'The receiver answered 408 and cut the connection.',
+            unverified,
+          ],
           steps: [
             'Look at what sits between the sender and this machine (a proxy, a VPN, a slow tunnel): the sender stopped writing.',
             'If the sender is legitimately slow, raise HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT (receiver.bodyIdleTimeoutMs in config.json) and restart the engine.',
@@ -32,7 +40,12 @@ export function receiverRefusedRule(ctx: RuleContext): RuleCause[] {
           code: 'receiver_refused',
           title: `The body did not arrive within ${l.requestTimeoutMs} ms of the headers`,
           confidence: 1,
-          evidence: [arrived, { label: 'Request limit (receiver.requestTimeoutMs)', value: `${l.requestTimeoutMs} ms` }, 'The receiver answered 408 and cut the connection.', unverified],
+          evidence: [
+            arrived,
+            { label: 'Request limit (receiver.requestTimeoutMs)', value: `${l.requestTimeoutMs} ms` },
+            'The receiver answered 408 and cut the connection.',
+            unverified,
+          ],
           steps: [
             'The sender kept the connection trickling: check its network path and upload speed.',
             'If large bodies over a slow link are expected, raise HOOKSCOPE_RECEIVER_REQUEST_TIMEOUT (receiver.requestTimeoutMs in config.json) and restart the engine.',

@@ -11,7 +11,10 @@ export function replayEvidence(matching: ReplayRecord[]): Evidence[] {
   const last = matching[0]!;
   const evidence: Evidence[] = [
     { label: 'Target', value: last.targetUrl },
-    { label: 'Attempt', value: `${last.trigger === 'forward' ? 'forward' : 'replay'} ${last.id} at ${isoTime(last.createdAt)}` },
+    {
+      label: 'Attempt',
+      value: `${last.trigger === 'forward' ? 'forward' : 'replay'} ${last.id} at ${isoTime(last.createdAt)}`,
+    },
   ];
   if (last.status !== null) evidence.push({ label: 'Response status', value: String(last.status) });
   if (last.error) evidence.push({ label: 'Error', value: `${last.error.code}: ${last.error.message}` });

@@ -24,7 +24,8 @@ export function parseToken(segment: string): SignatureToken | null {
   const b64 = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (b64.length === 32 && /^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return { prefix, bytes: b64, encoding: 'base64' };
   const text = b64.toString('latin1');
-  if (/^[0-9a-fA-F]{64}$/.test(text)) return { prefix, bytes: Buffer.from(text, 'hex'), encoding: 'base64 of the hex text' };
+  if (/^[0-9a-fA-F]{64}$/.test(text))
+    return { prefix, bytes: Buffer.from(text, 'hex'), encoding: 'base64 of the hex text' };
   return null;
 }
 

@@ -4,7 +4,8 @@ import type { RuleContext } from '../remediation-types.ts';
 
 /** The lower-case header names the endpoint's scheme reads its signature from. */
 export function schemeSignatureHeaders(ctx: RuleContext): string[] {
-  if (ctx.endpoint.scheme === 'hmac_sha256') return [(ctx.endpoint.signatureHeader ?? DEFAULT_HMAC_HEADER).toLowerCase()];
+  if (ctx.endpoint.scheme === 'hmac_sha256')
+    return [(ctx.endpoint.signatureHeader ?? DEFAULT_HMAC_HEADER).toLowerCase()];
   const table = PROVIDER_SIGNATURE_HEADERS as Record<string, readonly string[]>;
   return [...(table[ctx.endpoint.scheme] ?? [])];
 }

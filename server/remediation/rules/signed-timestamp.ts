@@ -14,7 +14,8 @@ const TIMESTAMP_READERS: Record<string, (h: Record<string, string | string[]>) =
   standard_webhooks: (h) => unixSeconds(headerText(h['webhook-timestamp'] ?? h['svix-timestamp'])),
 };
 
-const unixSeconds = (v: string | undefined): number | null => (v && /^\d{1,12}$/.test(v.trim()) ? Number(v.trim()) : null);
+const unixSeconds = (v: string | undefined): number | null =>
+  v && /^\d{1,12}$/.test(v.trim()) ? Number(v.trim()) : null;
 
 /** The signed timestamp of a delivery, or null when the scheme has none (or it is unreadable). */
 export function signedTimestamp(scheme: string, headers: Record<string, string | string[]>): number | null {

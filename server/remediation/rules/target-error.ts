@@ -4,7 +4,8 @@ import { failedReplays, replayEvidence } from './replay-failures.ts';
 import { isSignatureRejection } from './target-rejected-signature.ts';
 
 /** Any other error status: 5xx (the handler failed) and 4xx other than a signature refusal. */
-export const isTargetError = (r: ReplayRecord): boolean => r.status !== null && r.status >= 400 && !isSignatureRejection(r);
+export const isTargetError = (r: ReplayRecord): boolean =>
+  r.status !== null && r.status >= 400 && !isSignatureRejection(r);
 
 export function targetErrorRule(ctx: RuleContext): RuleCause[] {
   const matching = failedReplays(ctx, isTargetError);
@@ -19,7 +20,7 @@ export function targetErrorRule(ctx: RuleContext): RuleCause[] {
       evidence: replayEvidence(matching),
       steps: serverError
         ? [
-            'Look at your dev server\'s console for the exception thrown while handling this delivery.',
+            "Look at your dev server's console for the exception thrown while handling this delivery.",
             'Replay it again after fixing: the same bytes are sent, so the failure reproduces exactly.',
             'Check the response body in the replay history for the error message.',
           ]

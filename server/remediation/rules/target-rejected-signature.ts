@@ -2,7 +2,8 @@ import type { ReplayRecord } from '../../replay/replay-types.ts';
 import type { RuleCause, RuleContext } from '../remediation-types.ts';
 import { failedReplays, replayEvidence } from './replay-failures.ts';
 
-export const isSignatureRejection = (r: ReplayRecord): boolean => r.status === 400 || r.status === 401 || r.status === 403;
+export const isSignatureRejection = (r: ReplayRecord): boolean =>
+  r.status === 400 || r.status === 401 || r.status === 403;
 
 /**
  * A signed delivery replayed as is carries its original signature and
@@ -24,8 +25,8 @@ export function targetRejectedSignatureRule(ctx: RuleContext): RuleCause[] {
         `The endpoint is ${ctx.endpoint.scheme}: a replay sent without resign carries the original signature${ctx.endpoint.scheme === 'stripe' ? ' and timestamp, which a tolerance check refuses once it is old' : ''}.`,
       ],
       steps: [
-        'Replay with resign enabled: Hookscope signs the body again with the endpoint\'s current secret and a fresh timestamp.',
-        "Make sure your local handler uses the same secret as this Hookscope endpoint (e.g. STRIPE_WEBHOOK_SECRET / WEBHOOK_SECRET).",
+        "Replay with resign enabled: Hookscope signs the body again with the endpoint's current secret and a fresh timestamp.",
+        'Make sure your local handler uses the same secret as this Hookscope endpoint (e.g. STRIPE_WEBHOOK_SECRET / WEBHOOK_SECRET).',
         'Check the response body in the replay history: it usually says why the request was refused.',
       ],
     },

@@ -4,7 +4,9 @@ import { failedReplays, hostPort, replayEvidence } from './replay-failures.ts';
 
 // An UNSAFE_SUB_PATH message quotes the sender's path: its words prove nothing.
 export const isTimeout = (r: ReplayRecord): boolean =>
-  r.error !== null && (r.error.code === 'TARGET_TIMEOUT' || (r.error.code !== UNSAFE_SUB_PATH && /timed? ?out|ETIMEDOUT/i.test(r.error.message)));
+  r.error !== null &&
+  (r.error.code === 'TARGET_TIMEOUT' ||
+    (r.error.code !== UNSAFE_SUB_PATH && /timed? ?out|ETIMEDOUT/i.test(r.error.message)));
 
 /** The target accepted the connection but did not answer in time. */
 export function targetTimeoutRule(ctx: RuleContext): RuleCause[] {

@@ -6,7 +6,8 @@ const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|EN
 
 // An UNSAFE_SUB_PATH message quotes the sender's path: its words prove nothing.
 export const isUnreachable = (r: ReplayRecord): boolean =>
-  r.error !== null && (r.error.code === 'TARGET_UNREACHABLE' || (r.error.code !== UNSAFE_SUB_PATH && UNREACHABLE.test(r.error.message)));
+  r.error !== null &&
+  (r.error.code === 'TARGET_UNREACHABLE' || (r.error.code !== UNSAFE_SUB_PATH && UNREACHABLE.test(r.error.message)));
 
 /** A replay or forward found nobody listening (connection refused, DNS failure, reset). */
 export function targetUnreachableRule(ctx: RuleContext): RuleCause[] {

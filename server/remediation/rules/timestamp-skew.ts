@@ -13,7 +13,9 @@ export function timestampSkewRule(ctx: RuleContext): RuleCause[] {
   if (ctx.log.verification.reason !== 'timestamp_outside_tolerance') return [];
   const tolerance = ctx.endpoint.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const signedAt = signedTimestamp(ctx.endpoint.scheme, ctx.log.headers);
-  const evidence: RuleCause['evidence'] = ['The signature is valid for the body and secret; only the time check failed.'];
+  const evidence: RuleCause['evidence'] = [
+    'The signature is valid for the body and secret; only the time check failed.',
+  ];
   let title = 'The signed timestamp is outside the tolerance';
   let ahead = false;
   if (signedAt !== null) {
@@ -34,11 +36,11 @@ export function timestampSkewRule(ctx: RuleContext): RuleCause[] {
   const steps = ahead
     ? [
         "Check the sender's clock: enable NTP (timedatectl set-ntp true, or the OS time settings) on the machine that signs.",
-        'Check this machine\'s clock the same way: the skew is the difference between the two.',
+        "Check this machine's clock the same way: the skew is the difference between the two.",
       ]
     : [
         'If this is an old event re-sent as is, replay it from Hookscope with resign enabled: it is signed again with a fresh timestamp.',
-        'If deliveries really queue that long, raise the endpoint\'s toleranceSeconds (stripe) or your handler\'s tolerance.',
+        "If deliveries really queue that long, raise the endpoint's toleranceSeconds (stripe) or your handler's tolerance.",
         'Check that both clocks are in sync (NTP).',
       ];
   return [{ code: 'timestamp_skew', title, confidence: signedAt !== null ? 0.97 : 0.85, evidence, steps }];

@@ -2,7 +2,13 @@ import { isoTime } from '../../support/clock.ts';
 import type { CauseCode, RuleCause, RuleContext } from '../remediation-types.ts';
 
 /** Causes that explain a signature mismatch better than "wrong secret". */
-const EXPLAINS_MISMATCH: readonly CauseCode[] = ['previous_secret', 'encoding_mismatch', 'body_modified', 'wrong_header_name', 'wrong_provider'];
+const EXPLAINS_MISMATCH: readonly CauseCode[] = [
+  'previous_secret',
+  'encoding_mismatch',
+  'body_modified',
+  'wrong_header_name',
+  'wrong_provider',
+];
 
 /**
  * The fallback: the signature is well formed but matches no secret we know,
@@ -44,7 +50,7 @@ export function wrongSecretRule(ctx: RuleContext, found: readonly RuleCause[]): 
         : [
             'Copy the secret again from the sender and compare it with the one set on this endpoint (no trailing newline, spaces or quotes).',
             "Check that the sender keys the HMAC with the secret's UTF-8 text, not a hex- or base64-decoded form of it.",
-            'If you rotated the secret, update the sender, or regenerate-secret with the sender\'s value.',
+            "If you rotated the secret, update the sender, or regenerate-secret with the sender's value.",
           ],
     },
   ];

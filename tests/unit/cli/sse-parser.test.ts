@@ -6,7 +6,9 @@ import { SseParser } from '../../../server/cli/sse-parser.ts';
 describe('SseParser', () => {
   test('parses events, skips comments, keeps the last id and the retry delay', () => {
     const p = new SseParser();
-    const out = p.push('retry: 2000\n\n: heartbeat\n\nid: 7\nevent: log.created\ndata: {"a":1}\n\ndata: line1\ndata:line2\n\n');
+    const out = p.push(
+      'retry: 2000\n\n: heartbeat\n\nid: 7\nevent: log.created\ndata: {"a":1}\n\ndata: line1\ndata:line2\n\n',
+    );
     assert.deepEqual(out, [
       { id: '7', event: 'log.created', data: '{"a":1}' },
       { id: '7', event: 'message', data: 'line1\nline2' },
@@ -17,11 +19,14 @@ describe('SseParser', () => {
 
   test('CRLF and CR line endings; an event without data is not dispatched', () => {
     const p = new SseParser();
-    assert.deepEqual(p.push('id: 1\r\nevent: x\r\n\r\nid: 2\revent: y\rdata: z\r\r\n'), [{ id: '2', event: 'y', data: 'z' }]);
+    assert.deepEqual(p.push('id: 1\r\nevent: x\r\n\r\nid: 2\revent: y\rdata: z\r\r\n'), [
+      { id: '2', event: 'y', data: 'z' },
+    ]);
   });
 
   test('any chunking gives the same events', () => {
-    const text = 'id: 1\r\nevent: log.created\r\ndata: {"id":"log_1"}\r\n\r\n: hb\n\nid: 2\nevent: tunnel.status\ndata: {}\n\n';
+    const text =
+      'id: 1\r\nevent: log.created\r\ndata: {"id":"log_1"}\r\n\r\n: hb\n\nid: 2\nevent: tunnel.status\ndata: {}\n\n';
     const whole = new SseParser().push(text);
     assert.equal(whole.length, 2);
     fc.assert(

@@ -6,11 +6,19 @@ const range = (from: number, to: number): number[] => Array.from({ length: to - 
 
 test('every C0 control but tab and newline, DEL and every C1 control are shown escaped', () => {
   for (const code of [...range(0x00, 0x08), ...range(0x0b, 0x0c), ...range(0x0e, 0x1f), 0x7f]) {
-    assert.equal(escapeControls(`a${String.fromCharCode(code)}b`), `a\\x${code.toString(16).padStart(2, '0')}b`, `0x${code.toString(16)}`);
+    assert.equal(
+      escapeControls(`a${String.fromCharCode(code)}b`),
+      `a\\x${code.toString(16).padStart(2, '0')}b`,
+      `0x${code.toString(16)}`,
+    );
   }
   assert.equal(escapeControls('a\rb'), 'a\\rb');
   for (const code of range(0x80, 0x9f)) {
-    assert.equal(escapeControls(`a${String.fromCharCode(code)}b`), `a\\u00${code.toString(16)}b`, `U+00${code.toString(16)}`);
+    assert.equal(
+      escapeControls(`a${String.fromCharCode(code)}b`),
+      `a\\u00${code.toString(16)}b`,
+      `U+00${code.toString(16)}`,
+    );
   }
 });
 

@@ -20,7 +20,13 @@ describe('receiver and retention settings', () => {
   test('environment beats config.json, which beats the defaults', () => {
     const file = {
       retention: { maxBodyBytesPerAccount: 300_000 },
-      receiver: { rateLimit: { perSecond: 50, burst: 60 }, headersTimeoutMs: '3s', requestTimeoutMs: 20_000, bodyIdleTimeoutMs: '2s', maxInFlightBodyBytes: 1_000_000 },
+      receiver: {
+        rateLimit: { perSecond: 50, burst: 60 },
+        headersTimeoutMs: '3s',
+        requestTimeoutMs: 20_000,
+        bodyIdleTimeoutMs: '2s',
+        maxInFlightBodyBytes: 1_000_000,
+      },
     };
     const fromFile = resolveConfig({ dataDir: '/d', file });
     assert.deepEqual(fromFile.receiver, {
@@ -53,12 +59,30 @@ describe('receiver and retention settings', () => {
   });
 
   test('bad values stop start-up naming the setting', () => {
-    assert.throws(() => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RATE_LIMIT_PER_SECOND: '-1' } }), /HOOKSCOPE_RATE_LIMIT_PER_SECOND: must be a whole number from 0/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RATE_LIMIT_BURST: '0' } }), /HOOKSCOPE_RATE_LIMIT_BURST: must be a whole number from 1/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT: 'soon' } }), /HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT must be a positive duration/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', file: { receiver: { rateLimit: { perSecond: 1.5 } } } }), /config.json: receiver.rateLimit.perSecond/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', file: { receiver: { maxInFlight: 1 } } }), /config.json: receiver maxInFlight/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', file: { retention: { maxBodyBytesTotal: 1 } } }), /config.json: retention maxBodyBytesTotal/);
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RATE_LIMIT_PER_SECOND: '-1' } }),
+      /HOOKSCOPE_RATE_LIMIT_PER_SECOND: must be a whole number from 0/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RATE_LIMIT_BURST: '0' } }),
+      /HOOKSCOPE_RATE_LIMIT_BURST: must be a whole number from 1/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT: 'soon' } }),
+      /HOOKSCOPE_RECEIVER_BODY_IDLE_TIMEOUT must be a positive duration/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', file: { receiver: { rateLimit: { perSecond: 1.5 } } } }),
+      /config.json: receiver.rateLimit.perSecond/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', file: { receiver: { maxInFlight: 1 } } }),
+      /config.json: receiver maxInFlight/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', file: { retention: { maxBodyBytesTotal: 1 } } }),
+      /config.json: retention maxBodyBytesTotal/,
+    );
   });
 });
 
@@ -66,7 +90,10 @@ describe('RateLimiter', () => {
   test('a full bucket of `burst`, refilled at `perSecond`, never above `burst`; Retry-After is one second', () => {
     const clock = new ManualClock(1_000_000);
     const rl = new RateLimiter({ perSecond: 10, burst: 3 }, clock);
-    assert.deepEqual([rl.take('a'), rl.take('a'), rl.take('a')].map((d) => d.allowed), [true, true, true]);
+    assert.deepEqual(
+      [rl.take('a'), rl.take('a'), rl.take('a')].map((d) => d.allowed),
+      [true, true, true],
+    );
     assert.deepEqual(rl.take('a'), { allowed: false, retryAfterSeconds: 1 });
     // 99 ms at 10/s is 0.99 of a token: still refused; 1 ms more makes one.
     clock.advance(99);
@@ -76,7 +103,10 @@ describe('RateLimiter', () => {
     assert.equal(rl.take('a').allowed, false);
     // A long quiet spell refills to the burst, not beyond.
     clock.advance(60_000);
-    assert.deepEqual([1, 2, 3, 4].map(() => rl.take('a').allowed), [true, true, true, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => rl.take('a').allowed),
+      [true, true, true, false],
+    );
     // Each key has its own bucket; a forgotten key starts full again.
     assert.equal(rl.take('b').allowed, true);
     rl.forget('a');
@@ -93,7 +123,10 @@ describe('RateLimiter', () => {
     assert.equal(rl.take('k').allowed, false);
     const off = new RateLimiter({ perSecond: 0, burst: 1 }, clock);
     assert.equal(off.enabled, false);
-    assert.deepEqual(Array.from({ length: 5 }, () => off.take('k').allowed), [true, true, true, true, true]);
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => off.take('k').allowed),
+      [true, true, true, true, true],
+    );
     assert.equal(DEFAULT_CONFIG.receiver.rateLimit.perSecond, 1000);
   });
 });

@@ -71,7 +71,9 @@ describe('DiagnoseService', () => {
     const urls = new BaseUrls();
     urls.receiver = 'http://127.0.0.1:4681';
     return new DiagnoseService({
-      logs: { get: async (_a, id) => (id === DETAIL.id ? DETAIL : Promise.reject(new NotFoundError('no', 'LOG_NOT_FOUND'))) },
+      logs: {
+        get: async (_a, id) => (id === DETAIL.id ? DETAIL : Promise.reject(new NotFoundError('no', 'LOG_NOT_FOUND'))),
+      },
       endpoints: {
         forReceiver: () => undefined,
         get: () => {
@@ -100,7 +102,9 @@ describe('DiagnoseService', () => {
   });
 
   test('falls back to the last replay target and lists recent replays; verification.now is null once the endpoint is gone', async () => {
-    const d = await service(new FakeReplayReader([replay(okUrl, 2000), replay('http://127.0.0.1:1/old', 1000)])).diagnose(ACCOUNT, DETAIL.id);
+    const d = await service(
+      new FakeReplayReader([replay(okUrl, 2000), replay('http://127.0.0.1:1/old', 1000)]),
+    ).diagnose(ACCOUNT, DETAIL.id);
     assert.equal(d.destination?.source, 'lastReplay');
     assert.equal(d.destination?.url, okUrl);
     assert.equal(d.destination?.http.status, 200);

@@ -57,7 +57,8 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
 
     const expectedDirs = ['', 'store', 'store/nested', 'logs'];
     for (const d of expectedDirs) assert.equal(await modeOf(join(dir, d)), 0o700, `${d || '.'} is 0700`);
-    for (const f of [...engineFiles, 'store/journal-000002.log']) assert.equal(await modeOf(join(dir, f)), 0o600, `${f} is 0600`);
+    for (const f of [...engineFiles, 'store/journal-000002.log'])
+      assert.equal(await modeOf(join(dir, f)), 0o600, `${f} is 0600`);
     assert.equal(await modeOf(join(dir, 'config.json')), 0o644);
     assert.equal(await modeOf(join(dir, 'notes.txt')), 0o644);
 

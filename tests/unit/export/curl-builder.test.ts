@@ -20,18 +20,37 @@ function assertPrintable(cmd: string): void {
 }
 
 const detail = (over: Partial<LogDetail>): LogDetail =>
-  ({ method: 'POST', body: '', bodyEncoding: 'utf8', rawHeaders: [], query: {}, path: '/', endpointId: 'ep_x', ...over }) as LogDetail;
+  ({
+    method: 'POST',
+    body: '',
+    bodyEncoding: 'utf8',
+    rawHeaders: [],
+    query: {},
+    path: '/',
+    endpointId: 'ep_x',
+    ...over,
+  }) as LogDetail;
 
 test('printfEscaped: backslash, quote, controls and non-UTF-8 bytes as escapes, text as itself', () => {
-  assert.equal(printfEscaped(Buffer.from("a\\b'c\x1b[31m\x07\r\nd\te ✓")), "a\\\\b\\0047c\\0033[31m\\0007\\0015\nd\te ✓");
+  assert.equal(
+    printfEscaped(Buffer.from("a\\b'c\x1b[31m\x07\r\nd\te ✓")),
+    'a\\\\b\\0047c\\0033[31m\\0007\\0015\nd\te ✓',
+  );
   assert.equal(printfEscaped(Buffer.from('\u009b\x7f')), '\\0302\\0233\\0177', 'C1 as its UTF-8 bytes, DEL');
   // Not UTF-8: every byte outside printable ASCII, one escape each; a digit after an escape stays a digit.
-  assert.equal(printfEscaped(Buffer.from([0xff, 0x80, 0x30, 0x31, 0x5c, 0x27, 0x41, 0x00])), '\\0377\\0200' + '01' + '\\\\\\0047A\\0000');
+  assert.equal(
+    printfEscaped(Buffer.from([0xff, 0x80, 0x30, 0x31, 0x5c, 0x27, 0x41, 0x00])),
+    '\\0377\\0200' + '01' + '\\\\\\0047A\\0000',
+  );
 });
 
 test('shellWord: plain text stays single-quoted; anything else is exact through bash and sh and printable', () => {
   assert.equal(shellWord(Buffer.from("X-A: it's ✓")), `'X-A: it'\\''s ✓'`);
-  for (const bytes of [Buffer.from('X-A: a\x1b]0;t\x07b\rc'), Buffer.from('X-A: a\u009bb'), Buffer.from([0x58, 0x3a, 0x20, 0x9b, 0xff, 0x27, 0x5c])]) {
+  for (const bytes of [
+    Buffer.from('X-A: a\x1b]0;t\x07b\rc'),
+    Buffer.from('X-A: a\u009bb'),
+    Buffer.from([0x58, 0x3a, 0x20, 0x9b, 0xff, 0x27, 0x5c]),
+  ]) {
     const word = shellWord(bytes);
     assertPrintable(word);
     for (const sh of SHELLS) assert.ok(throughShell(sh, word).equals(bytes), `${sh}: ${word}`);
@@ -42,7 +61,10 @@ test('shellWord is exact for any bytes an argument can hold (property)', () => {
   fc.assert(
     fc.property(
       // No NUL (an argument ends there) and no trailing newline (command substitution strips it; headers and URLs have none).
-      fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a)).filter((b) => !b.includes(0) && b.at(-1) !== 0x0a),
+      fc
+        .uint8Array({ maxLength: 40 })
+        .map((a) => Buffer.from(a))
+        .filter((b) => !b.includes(0) && b.at(-1) !== 0x0a),
       (bytes) => {
         const word = shellWord(bytes);
         assertPrintable(word);
@@ -75,9 +97,12 @@ test('buildCurl prints no control character for a header value or body holding t
 });
 
 test('buildCurl keeps plain text bodies inline and sends large ones through printf', () => {
-  const small = buildCurl(detail({ body: "it's {\"a\":1}\n\tok" }), 'http://127.0.0.1:9/in');
+  const small = buildCurl(detail({ body: 'it\'s {"a":1}\n\tok' }), 'http://127.0.0.1:9/in');
   assert.ok(small.endsWith(`--data-raw 'it'\\''s {"a":1}\n\tok'`), small);
   const large = buildCurl(detail({ body: 'a'.repeat(64 * 1024 + 1) }), 'http://127.0.0.1:9/in');
-  assert.ok(large.startsWith(`printf '%b' 'aaa`) && large.endsWith('--data-binary @-'), 'over 64 KiB: not an exec argument');
+  assert.ok(
+    large.startsWith(`printf '%b' 'aaa`) && large.endsWith('--data-binary @-'),
+    'over 64 KiB: not an exec argument',
+  );
   assert.ok(buildCurl(detail({ body: 'a'.repeat(64 * 1024) }), 'http://x/').includes('--data-raw'));
 });

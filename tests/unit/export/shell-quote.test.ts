@@ -15,9 +15,12 @@ test('shellQuote survives sh for quotes, expansions and control characters', () 
 
 test('shellQuote is exact for any string without NUL (property)', () => {
   fc.assert(
-    fc.property(fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0') && !/[\uD800-\uDFFF]/.test(s)), (s) => {
-      assert.equal(throughShell(s), s);
-    }),
+    fc.property(
+      fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0') && !/[\uD800-\uDFFF]/.test(s)),
+      (s) => {
+        assert.equal(throughShell(s), s);
+      },
+    ),
     { numRuns: 60 },
   );
 });

@@ -59,7 +59,9 @@ describe('log pages under concurrent writes', () => {
         const page = await logs.list(account, { limit, offset });
         const expected = Math.min(limit, Math.max(0, page.total - offset));
         if (page.logs.length !== expected || page.hasMore !== page.total > offset + limit) {
-          disagreements.push(`offset ${offset}: ${page.logs.length} logs, total ${page.total}, hasMore ${page.hasMore}`);
+          disagreements.push(
+            `offset ${offset}: ${page.logs.length} logs, total ${page.total}, hasMore ${page.hasMore}`,
+          );
         }
         lastTotal = page.total;
       }

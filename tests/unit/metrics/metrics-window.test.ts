@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
-import { bucketIndex, bucketStart, metricsWindow, minuteOf, type MetricsWindowName } from '../../../server/metrics/metrics-window.ts';
+import {
+  bucketIndex,
+  bucketStart,
+  metricsWindow,
+  minuteOf,
+  type MetricsWindowName,
+} from '../../../server/metrics/metrics-window.ts';
 import { nearestRank } from '../../../server/support/percentile.ts';
 
 const at = (iso: string): number => Date.parse(iso);

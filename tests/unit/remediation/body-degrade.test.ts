@@ -9,7 +9,8 @@ import type { RuleContext } from '../../../server/remediation/remediation-types.
 import { context, hmacHex } from './context.ts';
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-const names = (body: string, limits?: { depth: number; prettyChars: number }) => bodyVariants(Buffer.from(body), limits).map((v) => v.name);
+const names = (body: string, limits?: { depth: number; prettyChars: number }) =>
+  bodyVariants(Buffer.from(body), limits).map((v) => v.name);
 
 describe('jsonShape', () => {
   test('depth counts brackets outside strings; escaped quotes do not end a string', () => {
@@ -25,7 +26,8 @@ describe('jsonShape', () => {
   });
 
   test('property: depth is exact and prettyChars bounds the pretty form, for any JSON value (compact or pretty input)', () => {
-    const depthOf = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), fc.boolean(), (value, prettyInput) => {
         const text = JSON.stringify(value, null, prettyInput ? 2 : undefined);
@@ -55,7 +57,9 @@ describe('bodyVariants on bodies it cannot re-serialise', () => {
   });
 
   test('a RangeError from JSON.stringify drops the JSON variants instead of throwing (limits lifted)', () => {
-    assert.deepEqual(names(deep(500_000), { depth: Number.POSITIVE_INFINITY, prettyChars: Number.POSITIVE_INFINITY }), ['trailing_newline_added']);
+    assert.deepEqual(names(deep(500_000), { depth: Number.POSITIVE_INFINITY, prettyChars: Number.POSITIVE_INFINITY }), [
+      'trailing_newline_added',
+    ]);
   });
 
   test('a wide body a few hundred levels deep: compact_json is offered, pretty_json (gigabytes of indentation) is not', () => {
@@ -67,9 +71,17 @@ describe('bodyVariants on bodies it cannot re-serialise', () => {
 describe('runRules degrades', () => {
   test('a rule that throws is skipped and named in the summary; the other causes stay', () => {
     const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('another secret', '{"a":1}') } } });
-    const boom = { name: 'exploding_rule', run: (_ctx: RuleContext) => { throw new RangeError('Maximum call stack size exceeded'); } };
+    const boom = {
+      name: 'exploding_rule',
+      run: (_ctx: RuleContext) => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    };
     const out = runRules(ctx, [...RULES.slice(0, 2), boom, ...RULES.slice(2)], FALLBACK_RULES);
-    assert.deepEqual(out.causes.map((c) => c.code), ['wrong_secret']);
+    assert.deepEqual(
+      out.causes.map((c) => c.code),
+      ['wrong_secret'],
+    );
     assert.equal(
       out.summary,
       'Verification (hmac_sha256) failed with no_matching_signature. Most likely: The sender signs with a different secret than this endpoint has (confidence 70%). ' +
@@ -79,15 +91,29 @@ describe('runRules degrades', () => {
 
   test('a throwing fallback rule is skipped too', () => {
     const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('another secret', '{"a":1}') } } });
-    const out = runRules(ctx, RULES, [{ name: 'bad_fallback', run: () => { throw new Error('nope'); } }]);
+    const out = runRules(ctx, RULES, [
+      {
+        name: 'bad_fallback',
+        run: () => {
+          throw new Error('nope');
+        },
+      },
+    ]);
     assert.deepEqual(out.causes, []);
     assert.match(out.summary, / Skipped, as they could not handle this delivery: bad_fallback \(Error: nope\)\.$/);
   });
 
   test('a deep JSON body: every rule runs, nothing is skipped', () => {
     const body = Buffer.from(deep(500_000));
-    const out = runRules(context({ log: { body, size: body.length, headers: { 'x-webhook-signature': hmacHex('another secret', body) } } }));
-    assert.deepEqual(out.causes.map((c) => c.code), ['wrong_secret']);
+    const out = runRules(
+      context({
+        log: { body, size: body.length, headers: { 'x-webhook-signature': hmacHex('another secret', body) } },
+      }),
+    );
+    assert.deepEqual(
+      out.causes.map((c) => c.code),
+      ['wrong_secret'],
+    );
     assert.equal(out.summary.includes('Skipped'), false, out.summary);
   });
 });

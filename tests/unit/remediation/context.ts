@@ -5,7 +5,8 @@ import type { RuleContext } from '../../../server/remediation/remediation-types.
 export const T0 = Date.parse('2026-11-23T10:00:00Z');
 export const SECRET = 'unit-secret';
 
-export const hmacHex = (secret: string, body: string | Buffer): string => createHmac('sha256', secret).update(body).digest('hex');
+export const hmacHex = (secret: string, body: string | Buffer): string =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 type Overrides = {
   log?: Partial<RuleContext['log']>;
@@ -22,7 +23,13 @@ export function context(o: Overrides = {}): RuleContext {
       method: 'POST',
       receivedAt: T0,
       status: 'failed',
-      verification: { scheme: 'hmac_sha256', result: 'invalid', reason: 'no_matching_signature', detail: null, matchedSecret: null },
+      verification: {
+        scheme: 'hmac_sha256',
+        result: 'invalid',
+        reason: 'no_matching_signature',
+        detail: null,
+        matchedSecret: null,
+      },
       headers: {},
       body: Buffer.from('{"a":1}'),
       truncated: false,
@@ -40,7 +47,12 @@ export function context(o: Overrides = {}): RuleContext {
       ...o.endpoint,
     },
     replays: o.replays ?? [],
-    limits: { maxBodyBytes: 1024, requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, maxInFlightBodyBytes: 64 * 1024 * 1024 },
+    limits: {
+      maxBodyBytes: 1024,
+      requestTimeoutMs: 30_000,
+      bodyIdleTimeoutMs: 10_000,
+      maxInFlightBodyBytes: 64 * 1024 * 1024,
+    },
     now: T0 + 60_000,
   };
 }

@@ -24,22 +24,56 @@ describe('remediation output', () => {
     assert.equal(completionsUrl('https://x.test/openai/chat/completions'), 'https://x.test/openai/chat/completions');
   });
   test('explain text: summary, numbered causes, evidence and steps', () => {
-    const { summary, causes } = runRules(context({ log: { headers: { 'x-webhook-signature': hmacHex('x', '{"a":1}') } } }));
-    const text = explainText({ logId: 'log_1', summary, causes, engine: 'rules', createdAt: '2026-11-23T10:00:00.000Z', cached: false, llmError: 'down' });
+    const { summary, causes } = runRules(
+      context({ log: { headers: { 'x-webhook-signature': hmacHex('x', '{"a":1}') } } }),
+    );
+    const text = explainText({
+      logId: 'log_1',
+      summary,
+      causes,
+      engine: 'rules',
+      createdAt: '2026-11-23T10:00:00.000Z',
+      cached: false,
+      llmError: 'down',
+    });
     assert.match(text, /^Analysis of log_1 \(rules, 2026-11-23T10:00:00.000Z\)\n\nVerification/);
-    assert.match(text, /\n1\. The sender signs with a different secret than this endpoint has \[wrong_secret, confidence 70%\]\n {3}Evidence:\n {3}- /);
+    assert.match(
+      text,
+      /\n1\. The sender signs with a different secret than this endpoint has \[wrong_secret, confidence 70%\]\n {3}Evidence:\n {3}- /,
+    );
     assert.match(text, /\nLLM: down\n$/);
   });
   test('durations read naturally', () => {
-    assert.deepEqual([formatDuration(42_000), formatDuration(906_000), formatDuration(3 * 3600_000 + 120_000), formatDuration(50 * 3600_000)], ['42 s', '15 min 6 s', '3 h 2 min', '2 d 2 h']);
+    assert.deepEqual(
+      [
+        formatDuration(42_000),
+        formatDuration(906_000),
+        formatDuration(3 * 3600_000 + 120_000),
+        formatDuration(50 * 3600_000),
+      ],
+      ['42 s', '15 min 6 s', '3 h 2 min', '2 d 2 h'],
+    );
   });
   test('config: the LLM is off by default, set from the environment, and a URL without a model is refused', () => {
     assert.equal(resolveConfig({ dataDir: '/d', env: {} }).remediation.llm, null);
-    const on = resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_LLM_URL: 'http://127.0.0.1:8080', HOOKSCOPE_LLM_MODEL: 'm', HOOKSCOPE_LLM_API_KEY: 'k' } });
+    const on = resolveConfig({
+      dataDir: '/d',
+      env: { HOOKSCOPE_LLM_URL: 'http://127.0.0.1:8080', HOOKSCOPE_LLM_MODEL: 'm', HOOKSCOPE_LLM_API_KEY: 'k' },
+    });
     assert.deepEqual(on.remediation.llm, { url: 'http://127.0.0.1:8080', model: 'm', apiKey: 'k' });
-    const file = resolveConfig({ dataDir: '/d', env: {}, file: { remediation: { llm: { url: 'http://h:1', model: 'x', timeoutMs: 5000 } } } });
+    const file = resolveConfig({
+      dataDir: '/d',
+      env: {},
+      file: { remediation: { llm: { url: 'http://h:1', model: 'x', timeoutMs: 5000 } } },
+    });
     assert.deepEqual(file.remediation.llm, { url: 'http://h:1', model: 'x', timeoutMs: 5000 });
-    assert.throws(() => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_LLM_URL: 'http://h:1' } }), /HOOKSCOPE_LLM_MODEL/);
-    assert.throws(() => resolveConfig({ dataDir: '/d', env: {}, file: { remediation: { llm: { url: 'ftp://h', model: 'x' } } } }), /remediation\.llm\.url/);
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', env: { HOOKSCOPE_LLM_URL: 'http://h:1' } }),
+      /HOOKSCOPE_LLM_MODEL/,
+    );
+    assert.throws(
+      () => resolveConfig({ dataDir: '/d', env: {}, file: { remediation: { llm: { url: 'ftp://h', model: 'x' } } } }),
+      /remediation\.llm\.url/,
+    );
   });
 });

@@ -6,8 +6,18 @@ import { receiverRefusedRule } from '../../../server/remediation/rules/receiver-
 import type { Evidence, RuleContext } from '../../../server/remediation/remediation-types.ts';
 import { context, hmacHex, SECRET } from './context.ts';
 
-const refused = (reason: RuleContext['log']['verification']['reason'], log: Partial<RuleContext['log']> = {}): RuleContext =>
-  context({ log: { verification: { scheme: 'hmac_sha256', result: 'invalid', reason, detail: null, matchedSecret: null }, size: 10, declaredSize: 100_000, ...log } });
+const refused = (
+  reason: RuleContext['log']['verification']['reason'],
+  log: Partial<RuleContext['log']> = {},
+): RuleContext =>
+  context({
+    log: {
+      verification: { scheme: 'hmac_sha256', result: 'invalid', reason, detail: null, matchedSecret: null },
+      size: 10,
+      declaredSize: 100_000,
+      ...log,
+    },
+  });
 
 const evidenceValue = (c: { evidence: Evidence[] }, label: string): string | undefined =>
   c.evidence.find((e): e is { label: string; value: string } => typeof e !== 'string' && e.label === label)?.value;
@@ -39,8 +49,16 @@ describe('receiver_refused: the receiver stopped reading before it could verify'
       // (A signature of the pretty-printed bytes would otherwise be reported as body_modified.)
       const pretty = JSON.stringify({ a: 1 }, null, 2);
       const out = runRules(refused(reason, { headers: { 'x-webhook-signature': hmacHex(SECRET, pretty) } }));
-      assert.equal(runRules(refused('no_matching_signature', { headers: { 'x-webhook-signature': hmacHex(SECRET, pretty) } })).causes[0]?.code, 'body_modified');
-      assert.deepEqual(out.causes.map((c) => c.code), ['receiver_refused'], reason);
+      assert.equal(
+        runRules(refused('no_matching_signature', { headers: { 'x-webhook-signature': hmacHex(SECRET, pretty) } }))
+          .causes[0]?.code,
+        'body_modified',
+      );
+      assert.deepEqual(
+        out.causes.map((c) => c.code),
+        ['receiver_refused'],
+        reason,
+      );
     }
   });
 

@@ -13,12 +13,21 @@ import { wrongProviderRule } from '../../../server/remediation/rules/wrong-provi
 import { wrongSecretRule } from '../../../server/remediation/rules/wrong-secret.ts';
 import { context, hmacHex, SECRET, T0, valueOf } from './context.ts';
 
-const missing = { scheme: 'hmac_sha256' as const, result: 'invalid' as const, reason: 'missing_header' as const, detail: null, matchedSecret: null };
+const missing = {
+  scheme: 'hmac_sha256' as const,
+  result: 'invalid' as const,
+  reason: 'missing_header' as const,
+  detail: null,
+  matchedSecret: null,
+};
 
 describe('previous_secret', () => {
   const previous = { value: 'old', replacedAt: T0 - 25 * 3600_000, expiredAt: T0 - 3600_000 };
   test('a signature made with the previous secret, after its grace, is proven and dated', () => {
-    const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('old', '{"a":1}') } }, endpoint: { previous } });
+    const ctx = context({
+      log: { headers: { 'x-webhook-signature': hmacHex('old', '{"a":1}') } },
+      endpoint: { previous },
+    });
     const [c] = previousSecretRule(ctx);
     assert.equal(c?.code, 'previous_secret');
     assert.equal(valueOf(c.evidence, 'Secret rotated at'), new Date(previous.replacedAt).toISOString());
@@ -26,8 +35,16 @@ describe('previous_secret', () => {
   });
   test('silent before the grace ended (the previous secret was accepted then) and for another secret', () => {
     const headers = { 'x-webhook-signature': hmacHex('old', '{"a":1}') };
-    assert.deepEqual(previousSecretRule(context({ log: { headers }, endpoint: { previous: { ...previous, expiredAt: T0 + 1 } } })), []);
-    assert.deepEqual(previousSecretRule(context({ log: { headers: { 'x-webhook-signature': hmacHex('other', '{"a":1}') } }, endpoint: { previous } })), []);
+    assert.deepEqual(
+      previousSecretRule(context({ log: { headers }, endpoint: { previous: { ...previous, expiredAt: T0 + 1 } } })),
+      [],
+    );
+    assert.deepEqual(
+      previousSecretRule(
+        context({ log: { headers: { 'x-webhook-signature': hmacHex('other', '{"a":1}') } }, endpoint: { previous } }),
+      ),
+      [],
+    );
   });
 });
 
@@ -35,7 +52,9 @@ describe('encoding_mismatch', () => {
   test('hmac_sha256: the base64 of the hex text is recognised, and hex is the form to send', () => {
     const hex = hmacHex(SECRET, '{"a":1}');
     const sent = Buffer.from(hex).toString('base64');
-    const ctx = context({ log: { headers: { 'x-webhook-signature': sent }, verification: { ...missing, reason: 'malformed_header' } } });
+    const ctx = context({
+      log: { headers: { 'x-webhook-signature': sent }, verification: { ...missing, reason: 'malformed_header' } },
+    });
     const [c] = encodingMismatchRule(ctx);
     assert.equal(c?.code, 'encoding_mismatch');
     assert.equal(valueOf(c.evidence, 'Sent (base64 of the hex text, no prefix)'), sent);
@@ -48,7 +67,11 @@ describe('encoding_mismatch', () => {
     const header = good.replace(hex, Buffer.from(hex, 'hex').toString('base64'));
     const stripe = (secret: string) =>
       context({
-        log: { body, headers: { 'stripe-signature': header }, verification: { ...missing, scheme: 'stripe', reason: 'malformed_header' } },
+        log: {
+          body,
+          headers: { 'stripe-signature': header },
+          verification: { ...missing, scheme: 'stripe', reason: 'malformed_header' },
+        },
         endpoint: { scheme: 'stripe', secrets: [{ value: secret, kind: 'current' }] },
       });
     assert.equal(encodingMismatchRule(stripe('whsec_k'))[0]?.code, 'encoding_mismatch');
@@ -61,7 +84,12 @@ describe('body_modified', () => {
     const names = (s: string) => bodyVariants(Buffer.from(s)).map((v) => v.name);
     assert.deepEqual(names('{"a":1}'), ['trailing_newline_added', 'pretty_json']);
     // pretty_json is the same bytes as trailing_newline_removed here: the smaller change names it.
-    assert.deepEqual(names('{\n  "a": 1\n}\n'), ['trailing_newline_removed', 'trailing_newline_added', 'lf_to_crlf', 'compact_json']);
+    assert.deepEqual(names('{\n  "a": 1\n}\n'), [
+      'trailing_newline_removed',
+      'trailing_newline_added',
+      'lf_to_crlf',
+      'compact_json',
+    ]);
     assert.deepEqual(names('a\r\nb'), ['trailing_newline_added', 'crlf_to_lf']);
   });
   for (const [variant, sent, signed] of [
@@ -71,7 +99,9 @@ describe('body_modified', () => {
     ['pretty_json', '{"a":[1,2]}', '{\n  "a": [\n    1,\n    2\n  ]\n}'],
   ] as const) {
     test(`names the variant ${variant}`, () => {
-      const ctx = context({ log: { body: Buffer.from(sent), headers: { 'x-webhook-signature': hmacHex(SECRET, signed) } } });
+      const ctx = context({
+        log: { body: Buffer.from(sent), headers: { 'x-webhook-signature': hmacHex(SECRET, signed) } },
+      });
       const [c] = bodyModifiedRule(ctx);
       assert.equal(valueOf(c!.evidence, 'Variant'), variant);
     });
@@ -81,7 +111,14 @@ describe('body_modified', () => {
 describe('timestamp_skew', () => {
   test('without a readable timestamp it still reports, with the verifier detail', () => {
     const ctx = context({
-      log: { verification: { ...missing, scheme: 'stripe', reason: 'timestamp_outside_tolerance', detail: 'The timestamp is 999 s old; the tolerance is 300 s.' } },
+      log: {
+        verification: {
+          ...missing,
+          scheme: 'stripe',
+          reason: 'timestamp_outside_tolerance',
+          detail: 'The timestamp is 999 s old; the tolerance is 300 s.',
+        },
+      },
       endpoint: { scheme: 'stripe' },
     });
     const [c] = timestampSkewRule(ctx);
@@ -91,7 +128,10 @@ describe('timestamp_skew', () => {
   test('uses the endpoint tolerance', () => {
     const t = Math.floor(T0 / 1000) - 120;
     const ctx = context({
-      log: { headers: { 'stripe-signature': `t=${t},v1=${'a'.repeat(64)}` }, verification: { ...missing, scheme: 'stripe', reason: 'timestamp_outside_tolerance' } },
+      log: {
+        headers: { 'stripe-signature': `t=${t},v1=${'a'.repeat(64)}` },
+        verification: { ...missing, scheme: 'stripe', reason: 'timestamp_outside_tolerance' },
+      },
       endpoint: { scheme: 'stripe', toleranceSeconds: 60 },
     });
     const [c] = timestampSkewRule(ctx);
@@ -109,20 +149,32 @@ describe('wrong_provider and wrong_header_name', () => {
   test('a Stripe header on an hmac endpoint is proven when it verifies as stripe with the secret', () => {
     const body = Buffer.from('{"id":"evt"}');
     const ctx = context({
-      log: { body, verification: missing, headers: { 'stripe-signature': stripeSignatureHeader(SECRET, body, Math.floor(T0 / 1000)) } },
+      log: {
+        body,
+        verification: missing,
+        headers: { 'stripe-signature': stripeSignatureHeader(SECRET, body, Math.floor(T0 / 1000)) },
+      },
     });
     const [c] = wrongProviderRule(ctx);
     assert.equal(valueOf(c!.evidence, 'Suggested validationType'), 'stripe');
     assert.ok(c!.confidence > 0.95);
   });
   test('a header that only looks like an HMAC is a weaker suspicion', () => {
-    const ctx = context({ log: { verification: missing, headers: { 'x-sig': hmacHex('not-the-secret', 'x'), 'content-type': 'application/json' } } });
+    const ctx = context({
+      log: {
+        verification: missing,
+        headers: { 'x-sig': hmacHex('not-the-secret', 'x'), 'content-type': 'application/json' },
+      },
+    });
     const [c] = wrongHeaderNameRule(ctx);
     assert.equal(valueOf(c!.evidence, 'Header carrying the signature'), 'x-sig');
     assert.equal(c!.confidence, 0.6);
   });
   test('a custom signatureHeader is the one named as configured', () => {
-    const ctx = context({ log: { verification: missing, headers: { 'x-webhook-signature': hmacHex(SECRET, '{"a":1}') } }, endpoint: { signatureHeader: 'X-Acme-Signature' } });
+    const ctx = context({
+      log: { verification: missing, headers: { 'x-webhook-signature': hmacHex(SECRET, '{"a":1}') } },
+      endpoint: { signatureHeader: 'X-Acme-Signature' },
+    });
     const [c] = wrongHeaderNameRule(ctx);
     assert.equal(valueOf(c!.evidence, 'Configured signatureHeader'), 'X-Acme-Signature');
     assert.equal(valueOf(c!.evidence, 'Header carrying the signature'), 'x-webhook-signature');
@@ -132,7 +184,10 @@ describe('wrong_provider and wrong_header_name', () => {
 describe('wrong_secret and the analyzer', () => {
   test('an erased previous secret cannot be proven: wrong_secret names the rotation instead', () => {
     const erased = { value: null, replacedAt: T0 - 25 * 3600_000, expiredAt: T0 - 3600_000 };
-    const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('old', '{"a":1}') } }, endpoint: { previous: erased } });
+    const ctx = context({
+      log: { headers: { 'x-webhook-signature': hmacHex('old', '{"a":1}') } },
+      endpoint: { previous: erased },
+    });
     assert.deepEqual(previousSecretRule(ctx), []);
     const [c] = wrongSecretRule(ctx, []);
     assert.equal(c?.code, 'wrong_secret');
@@ -146,20 +201,42 @@ describe('wrong_secret and the analyzer', () => {
   test('wrong_secret only when nothing else explains the mismatch', () => {
     const ctx = context({ log: { headers: { 'x-webhook-signature': hmacHex('other', '{"a":1}') } } });
     assert.equal(wrongSecretRule(ctx, [])[0]?.code, 'wrong_secret');
-    assert.deepEqual(wrongSecretRule(ctx, [{ code: 'body_modified', title: '', confidence: 1, evidence: [], steps: [] }]), []);
+    assert.deepEqual(
+      wrongSecretRule(ctx, [{ code: 'body_modified', title: '', confidence: 1, evidence: [], steps: [] }]),
+      [],
+    );
   });
   test('payload_too_large names the limit; the analyzer sorts by confidence and attaches snippets', () => {
-    const ctx = context({ log: { size: 5000, truncated: true, verification: { ...missing, reason: 'payload_too_large' } } });
+    const ctx = context({
+      log: { size: 5000, truncated: true, verification: { ...missing, reason: 'payload_too_large' } },
+    });
     assert.equal(valueOf(payloadTooLargeRule(ctx)[0]!.evidence, 'Limit (maxBodyBytes)'), '1024 bytes');
-    const out = runRules(context({ log: { verification: missing, headers: { 'x-hub-signature-256': `sha256=${hmacHex(SECRET, '{"a":1}')}` } } }));
+    const out = runRules(
+      context({
+        log: { verification: missing, headers: { 'x-hub-signature-256': `sha256=${hmacHex(SECRET, '{"a":1}')}` } },
+      }),
+    );
     // With the github verifier the value proves a GitHub delivery (0.97), ahead of the header-name fix (0.96).
-    assert.deepEqual(out.causes.map((c) => c.code), ['wrong_provider', 'wrong_header_name']);
+    assert.deepEqual(
+      out.causes.map((c) => c.code),
+      ['wrong_provider', 'wrong_header_name'],
+    );
     assert.match(out.causes[0]!.snippets.python, /hmac\.compare_digest/);
     assert.match(out.causes[0]!.snippets.node, /X-Webhook-Signature/);
-    assert.match(out.summary, /^Verification \(hmac_sha256\) failed with missing_header\. Most likely: This looks like a github delivery/);
+    assert.match(
+      out.summary,
+      /^Verification \(hmac_sha256\) failed with missing_header\. Most likely: This looks like a github delivery/,
+    );
   });
   test('no cause: the summary says so', () => {
-    const out = runRules(context({ log: { verification: { ...missing, reason: 'malformed_header' }, headers: { 'x-webhook-signature': 'nonsense' } } }));
+    const out = runRules(
+      context({
+        log: {
+          verification: { ...missing, reason: 'malformed_header' },
+          headers: { 'x-webhook-signature': 'nonsense' },
+        },
+      }),
+    );
     assert.deepEqual(out.causes, []);
     assert.match(out.summary, /no rule could prove a cause/);
   });

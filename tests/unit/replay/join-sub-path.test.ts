@@ -86,7 +86,12 @@ describe('joinSubPath: refused sub-paths', () => {
     assert.equal(e.subPath, '/orders/%2e%2e/admin');
     assert.equal(e.segment, '%2e%2e');
     assert.equal(e.basePath, '/local/hook');
-    assert.deepEqual(e.details, { subPath: '/orders/%2e%2e/admin', reason: 'dot_segment', basePath: '/local/hook', segment: '%2e%2e' });
+    assert.deepEqual(e.details, {
+      subPath: '/orders/%2e%2e/admin',
+      reason: 'dot_segment',
+      basePath: '/local/hook',
+      segment: '%2e%2e',
+    });
     assert.equal(
       e.message,
       'The sub-path "/orders/%2e%2e/admin" (segment "%2e%2e") cannot be appended below the path "/local/hook": it contains a dot segment ("." or ".."), plain or percent-encoded, that would lead out of it.',
@@ -153,15 +158,50 @@ function decodeFully(s: string): string {
 
 describe('joinSubPath: property', () => {
   const fragments = fc.constantFrom(
-    '/', '.', '..', '%2e', '%2E', '%25', '%2f', '%2F', '%5c', '%5C', '\\', ';', '%', '2', 'e', 'E', 'f', '5', 'c', 'C',
-    'a', 'orders', '%00', '%c0', '%ae', 'é', ' ', '?', '#', '%3f', '%23', '~',
+    '/',
+    '.',
+    '..',
+    '%2e',
+    '%2E',
+    '%25',
+    '%2f',
+    '%2F',
+    '%5c',
+    '%5C',
+    '\\',
+    ';',
+    '%',
+    '2',
+    'e',
+    'E',
+    'f',
+    '5',
+    'c',
+    'C',
+    'a',
+    'orders',
+    '%00',
+    '%c0',
+    '%ae',
+    'é',
+    ' ',
+    '?',
+    '#',
+    '%3f',
+    '%23',
+    '~',
   );
   const subPaths = fc.oneof(
     fc.array(fragments, { maxLength: 16 }).map((parts) => `/${parts.join('')}`),
     fc.string({ unit: 'binary-ascii', maxLength: 24 }).map((s) => `/${s}`),
     fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => `/${s}`),
   );
-  const bases = fc.constantFrom('http://127.0.0.1:3000/local/hook', 'http://127.0.0.1:3000/local/hook/', 'https://example.test/a/b?k=v', 'http://127.0.0.1:3000');
+  const bases = fc.constantFrom(
+    'http://127.0.0.1:3000/local/hook',
+    'http://127.0.0.1:3000/local/hook/',
+    'https://example.test/a/b?k=v',
+    'http://127.0.0.1:3000',
+  );
 
   test('a join either throws UnsafeSubPathError or stays below the base path with no dot segment at any decoding', () => {
     fc.assert(
@@ -180,7 +220,8 @@ describe('joinSubPath: property', () => {
         if (subPath === '/' || subPath === '') return;
         assert.ok(url.pathname.startsWith(`${prefix}/`), `${url.pathname} is not below ${prefix}`);
         const decoded = decodeFully(url.pathname);
-        for (const piece of decoded.split(/[/\\]/)) assert.ok(piece !== '.' && piece !== '..', `dot segment in ${url.pathname}`);
+        for (const piece of decoded.split(/[/\\]/))
+          assert.ok(piece !== '.' && piece !== '..', `dot segment in ${url.pathname}`);
         // A target that decodes once and resolves the path (WHATWG) stays below the base path too.
         const once = url.pathname.replace(/%[0-9a-f]{2}/gi, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
         const resolved = new URL(`${baseUrl.origin}${once.replace(/[?#]/g, '_')}`).pathname;

@@ -36,11 +36,23 @@ describe('percentile (nearest rank)', () => {
 });
 
 describe('backoffDelay', () => {
-  const fixed = (fraction: number): Random => ({ bytes: () => { const b = Buffer.alloc(4); b.writeUInt32BE(Math.floor(fraction * 0xffffffff)); return b; } });
+  const fixed = (fraction: number): Random => ({
+    bytes: () => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(Math.floor(fraction * 0xffffffff));
+      return b;
+    },
+  });
   const policy = { initialBackoffMs: 1000, maxBackoffMs: 60_000 };
   test('doubles from the initial delay up to the cap, with equal jitter', () => {
-    assert.deepEqual([1, 2, 3, 4, 7, 8, 20].map((n) => backoffDelay(policy, n, fixed(0))), [500, 1000, 2000, 4000, 30_000, 30_000, 30_000]);
-    assert.deepEqual([1, 2, 3, 7].map((n) => backoffDelay(policy, n, fixed(0.9999999))), [1000, 2000, 4000, 60_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 7, 8, 20].map((n) => backoffDelay(policy, n, fixed(0))),
+      [500, 1000, 2000, 4000, 30_000, 30_000, 30_000],
+    );
+    assert.deepEqual(
+      [1, 2, 3, 7].map((n) => backoffDelay(policy, n, fixed(0.9999999))),
+      [1000, 2000, 4000, 60_000],
+    );
   });
 });
 
@@ -70,11 +82,40 @@ describe('buildHeaders', () => {
     ]);
   });
   test('no body and no framing header: no Content-Length; overrides then signatures replace any case', () => {
-    const out = buildHeaders([['Stripe-Signature', 'old'], ['X-B', 'b']], target, Buffer.alloc(0), { 'x-b': null, 'X-C': 'c' }, [['stripe-signature', 'new']]);
-    assert.deepEqual(out, [['Host', '127.0.0.1:3000'], ['stripe-signature', 'new'], ['X-C', 'c']]);
+    const out = buildHeaders(
+      [
+        ['Stripe-Signature', 'old'],
+        ['X-B', 'b'],
+      ],
+      target,
+      Buffer.alloc(0),
+      { 'x-b': null, 'X-C': 'c' },
+      [['stripe-signature', 'new']],
+    );
+    assert.deepEqual(out, [
+      ['Host', '127.0.0.1:3000'],
+      ['stripe-signature', 'new'],
+      ['X-C', 'c'],
+    ]);
   });
   test('setHeader keeps the position of the first occurrence', () => {
-    assert.deepEqual(setHeader([['a', '1'], ['B', '2'], ['c', '3'], ['b', '4']], 'b', 'x'), [['a', '1'], ['b', 'x'], ['c', '3']]);
+    assert.deepEqual(
+      setHeader(
+        [
+          ['a', '1'],
+          ['B', '2'],
+          ['c', '3'],
+          ['b', '4'],
+        ],
+        'b',
+        'x',
+      ),
+      [
+        ['a', '1'],
+        ['b', 'x'],
+        ['c', '3'],
+      ],
+    );
   });
 });
 
@@ -141,10 +182,21 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
       const sorted = [...times].sort((a, b) => a - b);
       assert.equal(s.p50Ms, sorted[9]);
       assert.equal(s.p95Ms, sorted[18]);
-      assert.deepEqual(await service.stats('acct_c', base), { total: 0, succeeded: 0, failed: 0, byTrigger: { manual: 0, forward: 0 }, p50Ms: null, p95Ms: null });
+      assert.deepEqual(await service.stats('acct_c', base), {
+        total: 0,
+        succeeded: 0,
+        failed: 0,
+        byTrigger: { manual: 0, forward: 0 },
+        p50Ms: null,
+        p95Ms: null,
+      });
 
       const h = await service.history('acct_a', 'log_1', 3);
-      assert.deepEqual(h.map((r) => r.createdAt), [base + 19, base + 18, base + 17], 'newest first');
+      assert.deepEqual(
+        h.map((r) => r.createdAt),
+        [base + 19, base + 18, base + 17],
+        'newest first',
+      );
       assert.equal(h[0]!.responseTime, 1000);
       assert.equal((await service.history('acct_b', 'log_1')).length, 1);
     } finally {

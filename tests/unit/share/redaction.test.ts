@@ -6,27 +6,84 @@ import { isSensitiveName, REDACTED, redactDetail, SENSITIVE_NAMES } from '../../
 
 /** Names a user expects hidden, as headers or query parameters, in the spellings senders use. */
 const EXPECTED_SENSITIVE = [
-  'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie',
-  'X-API-Key', 'x-api-key', 'api_key', 'apikey', 'X-Goog-Api-Key', 'X-Auth-Key',
-  'X-Auth-Token', 'X-CSRF-Token', 'X-XSRF-TOKEN', 'token', 'access_token', 'refresh_token', 'private_token', 'id_token',
-  'secret', 'client_secret', 'X-Webhook-Secret',
-  'password', 'Password', 'passwd', 'pwd', 'db.password',
-  'session', 'sessionid', 'SessionId', 'X-Session-Id', 'JSESSIONID', 'PHPSESSID',
-  'credential', 'credentials', 'X-Amz-Credential', 'access_key', 'AWS_ACCESS_KEY_ID', 'private_key',
-  'jwt', 'X-JWT-Assertion',
-  'signature', 'X-Amz-Signature', 'X-Twilio-Signature', 'sig',
-  'auth', 'x-auth', 'key',
+  'Authorization',
+  'Proxy-Authorization',
+  'Cookie',
+  'Set-Cookie',
+  'X-API-Key',
+  'x-api-key',
+  'api_key',
+  'apikey',
+  'X-Goog-Api-Key',
+  'X-Auth-Key',
+  'X-Auth-Token',
+  'X-CSRF-Token',
+  'X-XSRF-TOKEN',
+  'token',
+  'access_token',
+  'refresh_token',
+  'private_token',
+  'id_token',
+  'secret',
+  'client_secret',
+  'X-Webhook-Secret',
+  'password',
+  'Password',
+  'passwd',
+  'pwd',
+  'db.password',
+  'session',
+  'sessionid',
+  'SessionId',
+  'X-Session-Id',
+  'JSESSIONID',
+  'PHPSESSID',
+  'credential',
+  'credentials',
+  'X-Amz-Credential',
+  'access_key',
+  'AWS_ACCESS_KEY_ID',
+  'private_key',
+  'jwt',
+  'X-JWT-Assertion',
+  'signature',
+  'X-Amz-Signature',
+  'X-Twilio-Signature',
+  'sig',
+  'auth',
+  'x-auth',
+  'key',
 ];
 
 const EXPECTED_VISIBLE = [
-  'Content-Type', 'User-Agent', 'Accept', 'Host', 'X-Request-Id', 'X-Trace', 'X-Idempotency-Key', 'Idempotency-Key',
-  'X-GitHub-Event', 'X-GitHub-Delivery', 'Webhook-Id', 'Webhook-Timestamp', 'X-Slack-Request-Timestamp', 'X-Shopify-Topic',
-  'author', 'order', 'keyword', 'monkey', 'page', 'id', 'event', 'oauth_state_hint',
+  'Content-Type',
+  'User-Agent',
+  'Accept',
+  'Host',
+  'X-Request-Id',
+  'X-Trace',
+  'X-Idempotency-Key',
+  'Idempotency-Key',
+  'X-GitHub-Event',
+  'X-GitHub-Delivery',
+  'Webhook-Id',
+  'Webhook-Timestamp',
+  'X-Slack-Request-Timestamp',
+  'X-Shopify-Topic',
+  'author',
+  'order',
+  'keyword',
+  'monkey',
+  'page',
+  'id',
+  'event',
+  'oauth_state_hint',
 ];
 
 test('every name a user expects hidden is hidden, in any case and with -, _ or . between words', () => {
   for (const name of EXPECTED_SENSITIVE) assert.equal(isSensitiveName(name), true, name);
-  for (const name of ['X_API_KEY', 'X.Api.Key', 'CLIENT-SECRET', 'Refresh-Token']) assert.equal(isSensitiveName(name), true, name);
+  for (const name of ['X_API_KEY', 'X.Api.Key', 'CLIENT-SECRET', 'Refresh-Token'])
+    assert.equal(isSensitiveName(name), true, name);
 });
 
 test('ordinary names stay visible (exact entries do not match inside words)', () => {
@@ -34,7 +91,8 @@ test('ordinary names stay visible (exact entries do not match inside words)', ()
 });
 
 test('every provider signature header the verifiers know is hidden', () => {
-  for (const header of Object.values(PROVIDER_SIGNATURE_HEADERS).flat()) assert.equal(isSensitiveName(header), true, header);
+  for (const header of Object.values(PROVIDER_SIGNATURE_HEADERS).flat())
+    assert.equal(isSensitiveName(header), true, header);
 });
 
 test('the list holds each entry in the compared form, once', () => {
@@ -48,12 +106,22 @@ test('redactDetail hides headers, rawHeaders and query values by the same rule a
     id: 'log_1',
     body: '{"password":"in-body"}',
     headers: { authorization: 'Bearer a', 'set-cookie': ['a=1', 'b=2'], 'x-trace': 't' },
-    rawHeaders: [['Authorization', 'Bearer a'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['X-Trace', 't']],
+    rawHeaders: [
+      ['Authorization', 'Bearer a'],
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X-Trace', 't'],
+    ],
     query: Object.assign(Object.create(null), { access_token: 'q1', sig: ['s1', 's2'], page: '2' }),
   } as unknown as LogDetail;
   const r = redactDetail(d);
   assert.deepEqual({ ...r.headers }, { authorization: REDACTED, 'set-cookie': [REDACTED, REDACTED], 'x-trace': 't' });
-  assert.deepEqual(r.rawHeaders, [['Authorization', REDACTED], ['Set-Cookie', REDACTED], ['Set-Cookie', REDACTED], ['X-Trace', 't']]);
+  assert.deepEqual(r.rawHeaders, [
+    ['Authorization', REDACTED],
+    ['Set-Cookie', REDACTED],
+    ['Set-Cookie', REDACTED],
+    ['X-Trace', 't'],
+  ]);
   assert.deepEqual({ ...r.query }, { access_token: REDACTED, sig: [REDACTED, REDACTED], page: '2' });
   assert.equal(r.body, d.body, 'the body is shared as received');
   assert.equal(d.rawHeaders[0]![1], 'Bearer a', 'the original is not changed');

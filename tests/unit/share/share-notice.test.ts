@@ -27,27 +27,40 @@ describe('share links and the browser notice of the public URL', () => {
   before(async () => {
     dir = await makeTempDir();
     store = await SqljsStore.open({ dir, migrations: ALL_MIGRATIONS, clock });
-    const logs = new LogsService(new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }), new IdGenerator(clock, cryptoRandom));
+    const logs = new LogsService(
+      new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
+      new IdGenerator(clock, cryptoRandom),
+    );
     urls.receiver = 'http://127.0.0.1:4681';
-    ({ id: logId } = await logs.record({
-      accountId: account.id,
-      endpointId: 'ep_test',
-      method: 'POST',
-      path: '/',
-      query: {},
-      rawHeaders: [],
-      contentType: null,
-      size: 2,
-      declaredSize: 2,
-      body: Buffer.from('{}'),
-      truncated: false,
-      sourceIp: '127.0.0.1',
-      receivedAt: clock.now(),
-      durationMs: 0,
-      status: 'success',
-      verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
-    }, 'applied'));
-    shares = new ShareService({ repo: new ShareRepository(store), logs, urls, clock, random: cryptoRandom, browserNotice: () => notice });
+    ({ id: logId } = await logs.record(
+      {
+        accountId: account.id,
+        endpointId: 'ep_test',
+        method: 'POST',
+        path: '/',
+        query: {},
+        rawHeaders: [],
+        contentType: null,
+        size: 2,
+        declaredSize: 2,
+        body: Buffer.from('{}'),
+        truncated: false,
+        sourceIp: '127.0.0.1',
+        receivedAt: clock.now(),
+        durationMs: 0,
+        status: 'success',
+        verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+      },
+      'applied',
+    ));
+    shares = new ShareService({
+      repo: new ShareRepository(store),
+      logs,
+      urls,
+      clock,
+      random: cryptoRandom,
+      browserNotice: () => notice,
+    });
   });
   after(async () => {
     await store.close();

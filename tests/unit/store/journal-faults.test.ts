@@ -57,7 +57,10 @@ class FaultyFiles {
 
 /** A record whose payload carries `pad` bytes, so frames can be made small or large. */
 const frame = (seq: number, pad = 0): Buffer =>
-  encodeRecord({ seq, ops: [{ sql: 'INSERT INTO items (name, data) VALUES (?, ?)', params: [`item-${seq}`, Buffer.alloc(pad, seq)] }] });
+  encodeRecord({
+    seq,
+    ops: [{ sql: 'INSERT INTO items (name, data) VALUES (?, ?)', params: [`item-${seq}`, Buffer.alloc(pad, seq)] }],
+  });
 
 async function onlySegment(dir: string): Promise<string> {
   const segments = await listSegments(dir);
@@ -74,7 +77,14 @@ async function seqsOnDisk(dir: string): Promise<number[]> {
 const tempDir = tempDirs('hookscope-journal-faults-');
 
 async function openJournal(dir: string, files: FaultyFiles, sync: SyncPolicy, errors: Error[]): Promise<Journal> {
-  return Journal.open({ dir, segment: 1, sync, syncIntervalMs: 60_000, onError: (e) => errors.push(e), openFile: files.open });
+  return Journal.open({
+    dir,
+    segment: 1,
+    sync,
+    syncIntervalMs: 60_000,
+    onError: (e) => errors.push(e),
+    openFile: files.open,
+  });
 }
 
 describe('journal faults', () => {
@@ -98,7 +108,10 @@ describe('journal faults', () => {
       ['rejected', 'rejected'],
     );
     assert.equal(files.injected, 1);
-    assert.deepEqual(errors.map((e) => e.message), ['EIO: injected write fault']);
+    assert.deepEqual(
+      errors.map((e) => e.message),
+      ['EIO: injected write fault'],
+    );
     assert.equal((await stat(await onlySegment(dir))).size, f1.length, 'the file ends at the last whole group');
 
     await journal.close();
@@ -141,13 +154,20 @@ describe('journal faults', () => {
     assert.equal((await stat(await onlySegment(dir))).size, f1.length + f3.length);
     await journal.close();
     assert.deepEqual(await seqsOnDisk(dir), [1, 3]);
-    assert.deepEqual(errors.map((e) => e.message), ['EIO: injected sync fault']);
+    assert.deepEqual(
+      errors.map((e) => e.message),
+      ['EIO: injected sync fault'],
+    );
   });
 });
 
 describe('store over a failing journal', () => {
   const migrations: Migration[] = [
-    { version: 1, name: 'items', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)' },
+    {
+      version: 1,
+      name: 'items',
+      sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+    },
   ];
   const insert = (name: string, bytes = 0) => [
     { sql: 'INSERT INTO items (name, data) VALUES (?, ?)', params: [name, Buffer.alloc(bytes, 7)] },
@@ -162,7 +182,13 @@ describe('store over a failing journal', () => {
     test(`a ${fault} under ${sync} sync surfaces as StoreUnavailableError; every acknowledged write survives a crash and a clean restart`, async () => {
       const dir = await tempDir();
       const files = new FaultyFiles();
-      const store = await SqljsStore.open({ dir, migrations, sync, journalOpenFile: files.open, onError: () => undefined });
+      const store = await SqljsStore.open({
+        dir,
+        migrations,
+        sync,
+        journalOpenFile: files.open,
+        onError: () => undefined,
+      });
       await store.write(insert('first'), 'durable');
       await store.write(insert('second', 50), 'applied');
       files.arm(fault);
@@ -193,7 +219,11 @@ describe('store over a failing journal', () => {
 
 /** Stops the worker and the journal file without a checkpoint: what a crash leaves behind. */
 async function abandon(store: SqljsStore): Promise<void> {
-  const s = store as unknown as { client: { terminate(): Promise<void> }; journal: { close(): Promise<void> }; timer: NodeJS.Timeout };
+  const s = store as unknown as {
+    client: { terminate(): Promise<void> };
+    journal: { close(): Promise<void> };
+    timer: NodeJS.Timeout;
+  };
   clearInterval(s.timer);
   await s.journal.close();
   await s.client.terminate();

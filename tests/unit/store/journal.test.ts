@@ -19,7 +19,13 @@ describe('journal', () => {
     const dir = await makeTempDir();
     const errors: Error[] = [];
     // A 1 ms sync interval makes the timer fire during the rotations below.
-    const journal = await Journal.open({ dir, segment: 1, sync: 'interval', syncIntervalMs: 1, onError: (e) => errors.push(e) });
+    const journal = await Journal.open({
+      dir,
+      segment: 1,
+      sync: 'interval',
+      syncIntervalMs: 1,
+      onError: (e) => errors.push(e),
+    });
     try {
       const appends: Promise<void>[] = [];
       const rotations: Promise<number>[] = [];
@@ -32,7 +38,10 @@ describe('journal', () => {
       await Promise.all([...appends, ...rotations]);
       await journal.close();
       assert.deepEqual(errors, []);
-      assert.deepEqual(await seqsOnDisk(dir), Array.from({ length: 600 }, (_, i) => i + 1));
+      assert.deepEqual(
+        await seqsOnDisk(dir),
+        Array.from({ length: 600 }, (_, i) => i + 1),
+      );
       await assert.rejects(journal.append(frame(601)), /closed/);
     } finally {
       await rm(dir, { recursive: true, force: true });

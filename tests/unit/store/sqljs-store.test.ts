@@ -8,7 +8,11 @@ import { ManualClock } from '../../../server/support/clock.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const migrations: Migration[] = [
-  { version: 1, name: 'items', sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)' },
+  {
+    version: 1,
+    name: 'items',
+    sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+  },
   { version: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' },
 ];
 
@@ -26,8 +30,13 @@ describe('SqljsStore', () => {
     await store.close();
     // Re-opening must not re-run the ALTER TABLE (it would fail: duplicate column).
     store = await SqljsStore.open({ dir, migrations });
-    const applied = await store.all<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
-    assert.deepEqual(applied.map((m) => m.version), [1, 2]);
+    const applied = await store.all<{ version: number; name: string }>(
+      'SELECT version, name FROM schema_migrations ORDER BY version',
+    );
+    assert.deepEqual(
+      applied.map((m) => m.version),
+      [1, 2],
+    );
     assert.equal((await store.get<{ note: string }>('SELECT note FROM items'))?.note, 'n');
     await store.close();
   });
@@ -44,7 +53,8 @@ describe('SqljsStore', () => {
     const dir = await tempDir();
     const store = await SqljsStore.open({ dir, migrations });
     const writes = [];
-    for (let i = 0; i < 500; i++) writes.push(store.write(insert(`item-${i}`, Buffer.from([i & 255, 0, 255])), 'durable'));
+    for (let i = 0; i < 500; i++)
+      writes.push(store.write(insert(`item-${i}`, Buffer.from([i & 255, 0, 255])), 'durable'));
     await Promise.all(writes);
     // Simulate a crash: no checkpoint, no clean close of the worker.
     await abandon(store);
@@ -69,7 +79,11 @@ describe('SqljsStore', () => {
     await appendFile(last, Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5])); // half a frame
     const reopened = await SqljsStore.open({ dir, migrations });
     assert.equal(reopened.openInfo.tornBytes, 9);
-    assert.equal((await stat(last)).size, before, 'the torn bytes are cut off so later appends are not hidden behind them');
+    assert.equal(
+      (await stat(last)).size,
+      before,
+      'the torn bytes are cut off so later appends are not hidden behind them',
+    );
     assert.equal((await reopened.get<{ n: number }>('SELECT COUNT(*) AS n FROM items'))?.n, 10);
     await reopened.write(insert('after'));
     await abandon(reopened);
@@ -135,7 +149,10 @@ describe('SqljsStore', () => {
     assert.deepEqual(rows, [{ name: 'b1' }, { name: 'b2' }]);
     assert.deepEqual(count, { n: 2 });
     assert.equal(none, undefined);
-    await assert.rejects(store.batch([{ sql: 'SELECT name FROM items' }, { sql: 'SELECT nope FROM items' }]), /no such column: nope/);
+    await assert.rejects(
+      store.batch([{ sql: 'SELECT name FROM items' }, { sql: 'SELECT nope FROM items' }]),
+      /no such column: nope/,
+    );
     await store.close();
   });
 
@@ -152,7 +169,11 @@ describe('SqljsStore', () => {
 
 /** Stops the worker and the journal file without a checkpoint: what a crash leaves behind. */
 async function abandon(store: SqljsStore): Promise<void> {
-  const s = store as unknown as { client: { terminate(): Promise<void> }; journal: { close(): Promise<void> }; timer: NodeJS.Timeout };
+  const s = store as unknown as {
+    client: { terminate(): Promise<void> };
+    journal: { close(): Promise<void> };
+    timer: NodeJS.Timeout;
+  };
   clearInterval(s.timer);
   await s.journal.close();
   await s.client.terminate();

@@ -31,7 +31,10 @@ describe('engine log file', () => {
         for (const l of text.split('\n').filter(Boolean)) kept.push(JSON.parse(l).i as number);
       }
       assert.equal(kept.at(-1), 199);
-      assert.deepEqual(kept, kept.map((_, k) => 200 - kept.length + k));
+      assert.deepEqual(
+        kept,
+        kept.map((_, k) => 200 - kept.length + k),
+      );
       assert.ok(kept.length < 200, 'older lines were dropped with the oldest file');
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -61,12 +64,17 @@ describe('engine log file', () => {
       log.logger.info({ apiPort: 4680, url: 'http://127.0.0.1:4680', note: 'two words' }, 'engine started');
       await log.close();
       log.logger.info('after close is dropped, not thrown');
-      const lines = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const lines = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines.length, 2);
       assert.equal(lines[1].time, '2026-01-02T03:04:05.006Z');
       assert.equal(lines[1].level, 'info');
       assert.equal(lines[1].msg, 'engine started');
-      assert.deepEqual(printed, ['2026-01-02T03:04:05.006Z INFO  engine started apiPort=4680 url=http://127.0.0.1:4680 note="two words"']);
+      assert.deepEqual(printed, [
+        '2026-01-02T03:04:05.006Z INFO  engine started apiPort=4680 url=http://127.0.0.1:4680 note="two words"',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -75,8 +83,18 @@ describe('engine log file', () => {
 
 describe('console format', () => {
   test('time LEVEL message key=value, then the stack indented', () => {
-    const line = JSON.stringify({ level: 'error', time: '2026-01-01T00:00:00.000Z', pid: 7, errorId: 'err_1', err: { message: 'boom', stack: 'Error: boom\n    at x' }, msg: 'unexpected error' });
-    assert.equal(formatLogLine(line), '2026-01-01T00:00:00.000Z ERROR unexpected error errorId=err_1\n    Error: boom\n        at x');
+    const line = JSON.stringify({
+      level: 'error',
+      time: '2026-01-01T00:00:00.000Z',
+      pid: 7,
+      errorId: 'err_1',
+      err: { message: 'boom', stack: 'Error: boom\n    at x' },
+      msg: 'unexpected error',
+    });
+    assert.equal(
+      formatLogLine(line),
+      '2026-01-01T00:00:00.000Z ERROR unexpected error errorId=err_1\n    Error: boom\n        at x',
+    );
   });
 
   test('a line that is not JSON is printed as it came', () => {
@@ -97,7 +115,10 @@ describe('fatal errors in the engine process', () => {
         const exited = new Promise<number>((resolve) => exitOnFatalErrors(proc, log, resolve));
         proc.emit(event, new Error('nobody caught this'));
         assert.equal(await exited, 1);
-        const lines = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+        const lines = (await readFile(join(dir, 'logs', 'engine.log'), 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
         assert.equal(lines.length, 1);
         assert.equal(lines[0].level, 'fatal');
         assert.equal(lines[0].msg, what);

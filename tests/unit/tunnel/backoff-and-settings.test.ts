@@ -4,15 +4,26 @@ import { resolveConfig } from '../../../server/config/config.ts';
 import type { Random } from '../../../server/support/random.ts';
 import { SeededRandom } from '../../../server/support/random.ts';
 import { backoffDelay } from '../../../server/tunnel/backoff.ts';
-import { isPublicLocaltunnel, normalizeHost, randomSubdomain, SUBDOMAIN_PATTERN } from '../../../server/tunnel/subdomain.ts';
+import {
+  isPublicLocaltunnel,
+  normalizeHost,
+  randomSubdomain,
+  SUBDOMAIN_PATTERN,
+} from '../../../server/tunnel/subdomain.ts';
 
 const fixed = (byte: number): Random => ({ bytes: (n) => Buffer.alloc(n, byte) });
 
 test('backoff doubles from the minimum, is capped, and jitter stays within [half, all] of the step', () => {
   const low = fixed(0x00);
   const high = fixed(0xff);
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, 1000, 30_000, low)), [500, 1000, 2000, 4000, 8000, 15_000, 15_000]);
-  assert.deepEqual([1, 2, 3, 6, 50].map((n) => backoffDelay(n, 1000, 30_000, high)), [1000, 2000, 4000, 30_000, 30_000]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, 1000, 30_000, low)),
+    [500, 1000, 2000, 4000, 8000, 15_000, 15_000],
+  );
+  assert.deepEqual(
+    [1, 2, 3, 6, 50].map((n) => backoffDelay(n, 1000, 30_000, high)),
+    [1000, 2000, 4000, 30_000, 30_000],
+  );
   const r = new SeededRandom(3);
   for (let n = 1; n < 40; n++) {
     const d = backoffDelay(n, 50, 400, r);
@@ -45,7 +56,12 @@ test('tunnel configuration: flags > HOOKSCOPE_TUNNEL_HOST > config.json > defaul
   assert.equal(f.tunnel.backoffMinMs, 2000);
   const e = resolveConfig({ ...base, file, env: { HOOKSCOPE_TUNNEL_HOST: 'https://env.example' } });
   assert.equal(e.tunnel.host, 'https://env.example');
-  const fl = resolveConfig({ ...base, file, env: { HOOKSCOPE_TUNNEL_HOST: 'https://env.example' }, flags: { tunnel: false, tunnelHost: 'https://flag.example', subdomain: 'fromflag1' } });
+  const fl = resolveConfig({
+    ...base,
+    file,
+    env: { HOOKSCOPE_TUNNEL_HOST: 'https://env.example' },
+    flags: { tunnel: false, tunnelHost: 'https://flag.example', subdomain: 'fromflag1' },
+  });
   assert.equal(fl.tunnel.enabled, false);
   assert.equal(fl.tunnel.host, 'https://flag.example');
   assert.equal(fl.tunnel.subdomain, 'fromflag1');

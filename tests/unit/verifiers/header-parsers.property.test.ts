@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { parseSlackSignature, parseSlackTimestamp } from '../../../server/receiver/verifiers/slack-verifier.ts';
-import { parseStandardSignatures, parseStandardTimestamp } from '../../../server/receiver/verifiers/standard-webhooks-verifier.ts';
+import {
+  parseStandardSignatures,
+  parseStandardTimestamp,
+} from '../../../server/receiver/verifiers/standard-webhooks-verifier.ts';
 import { parseStripeHeader } from '../../../server/receiver/verifiers/stripe-verifier.ts';
 import { verify } from '../../../server/receiver/verifiers/verifier-registry.ts';
 import type { VerificationInput, VerificationScheme } from '../../../server/receiver/verifiers/verifier-types.ts';
@@ -15,8 +18,28 @@ const SECRET: Partial<Record<VerificationScheme, string>> = {
 };
 
 // Strings near the real formats find more edge cases than uniform noise alone.
-const token = fc.constantFrom('t=', 'v1=', 'v0=', 'v1,', 'v1a,', ',', ' ', '=', '1700000000', 'sha256=', 'AAAA', '==', 'ff', '\t', '\u00e9');
-const headerish = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.array(token, { maxLength: 12 }).map((a) => a.join('')));
+const token = fc.constantFrom(
+  't=',
+  'v1=',
+  'v0=',
+  'v1,',
+  'v1a,',
+  ',',
+  ' ',
+  '=',
+  '1700000000',
+  'sha256=',
+  'AAAA',
+  '==',
+  'ff',
+  '\t',
+  '\u00e9',
+);
+const headerish = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.array(token, { maxLength: 12 }).map((a) => a.join('')),
+);
 
 const input = (scheme: VerificationScheme, headers: Record<string, string>, body: string): VerificationInput => ({
   rawBody: Buffer.from(body),
@@ -65,11 +88,20 @@ describe('header parsers and verifiers on arbitrary input', () => {
 
   test('standard_webhooks: arbitrary id, timestamp and signature headers never throw and are never valid', () => {
     fc.assert(
-      fc.property(headerish, fc.oneof(headerish, fc.constant(String(NOW_MS / 1000))), headerish, fc.string(), (id, ts, sig, body) => {
-        const r = verify('standard_webhooks', input('standard_webhooks', { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig }, body));
-        assert.notEqual(r.result, 'valid');
-        assert.ok(r.reason);
-      }),
+      fc.property(
+        headerish,
+        fc.oneof(headerish, fc.constant(String(NOW_MS / 1000))),
+        headerish,
+        fc.string(),
+        (id, ts, sig, body) => {
+          const r = verify(
+            'standard_webhooks',
+            input('standard_webhooks', { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig }, body),
+          );
+          assert.notEqual(r.result, 'valid');
+          assert.ok(r.reason);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -102,7 +102,10 @@ const CASES: SchemeCase[] = [
     async make() {
       const header = await octokitSign(this.secret, BODY);
       assert.match(header, /^sha256=[0-9a-f]{64}$/);
-      return { slot: header.slice('sha256='.length), headersWith: (sig) => ({ 'x-hub-signature-256': `sha256=${sig}` }) };
+      return {
+        slot: header.slice('sha256='.length),
+        headersWith: (sig) => ({ 'x-hub-signature-256': `sha256=${sig}` }),
+      };
     },
     async providerAccepts(h) {
       return octokitVerify(this.secret, BODY, h['x-hub-signature-256']!).catch(() => false);
@@ -116,7 +119,10 @@ const CASES: SchemeCase[] = [
     encoding: 'base64',
     async make() {
       // Shopify: base64 HMAC-SHA256 of the raw body in X-Shopify-Hmac-Sha256.
-      return { slot: hmac(this.secret, BODY).digest('base64'), headersWith: (sig) => ({ 'x-shopify-hmac-sha256': sig }) };
+      return {
+        slot: hmac(this.secret, BODY).digest('base64'),
+        headersWith: (sig) => ({ 'x-shopify-hmac-sha256': sig }),
+      };
     },
     async providerAccepts(h) {
       return sameText(hmac(this.secret, BODY).digest('base64'), h['x-shopify-hmac-sha256']!);
@@ -131,7 +137,10 @@ const CASES: SchemeCase[] = [
     async make() {
       // Slack: v0= + hex HMAC-SHA256 of "v0:{timestamp}:{body}".
       const slot = hmac(this.secret, `v0:${NOW_S}:${BODY}`).digest('hex');
-      return { slot, headersWith: (sig) => ({ 'x-slack-request-timestamp': String(NOW_S), 'x-slack-signature': `v0=${sig}` }) };
+      return {
+        slot,
+        headersWith: (sig) => ({ 'x-slack-request-timestamp': String(NOW_S), 'x-slack-signature': `v0=${sig}` }),
+      };
     },
     async providerAccepts(h) {
       const ts = h['x-slack-request-timestamp']!;
@@ -151,7 +160,11 @@ const CASES: SchemeCase[] = [
       assert.match(header, /^v1,/);
       return {
         slot: header.slice('v1,'.length),
-        headersWith: (sig) => ({ 'webhook-id': id, 'webhook-timestamp': String(NOW_S), 'webhook-signature': `v1,${sig}` }),
+        headersWith: (sig) => ({
+          'webhook-id': id,
+          'webhook-timestamp': String(NOW_S),
+          'webhook-signature': `v1,${sig}`,
+        }),
       };
     },
     async providerAccepts(h) {
@@ -166,7 +179,10 @@ const CASES: SchemeCase[] = [
     signatureHeader: 'X-Acme-Signature',
     encoding: 'hex',
     async make() {
-      return { slot: hmac(this.secret, BODY).digest('hex'), headersWith: (sig) => ({ 'x-acme-signature': `sha256=${sig}` }) };
+      return {
+        slot: hmac(this.secret, BODY).digest('hex'),
+        headersWith: (sig) => ({ 'x-acme-signature': `sha256=${sig}` }),
+      };
     },
     accepts: {
       'upper case': 'generic: hex of either case is the same digest',
@@ -289,7 +305,11 @@ describe('signature tampering, every scheme', () => {
           );
           if (!accepted) assert.match(r.detail ?? '', /\w{3,}.*\w{3,}/, 'a sentence for people');
           if (c.providerAccepts) {
-            assert.equal(await c.providerAccepts(headersWith(tampered)), Boolean(accepted), "the provider's own check agrees");
+            assert.equal(
+              await c.providerAccepts(headersWith(tampered)),
+              Boolean(accepted),
+              "the provider's own check agrees",
+            );
           }
         });
       }
@@ -299,7 +319,10 @@ describe('signature tampering, every scheme', () => {
   test('none: any signature header, tampered or not, is skipped and never valid', () => {
     const r = verify('none', {
       rawBody: BODY_BYTES,
-      headers: { 'x-webhook-signature': 'sha256=' + '0'.repeat(64), 'stripe-signature': `t=${NOW_S},v1=${'f'.repeat(64)}` },
+      headers: {
+        'x-webhook-signature': 'sha256=' + '0'.repeat(64),
+        'stripe-signature': `t=${NOW_S},v1=${'f'.repeat(64)}`,
+      },
       secrets: [],
       signatureHeader: null,
       toleranceSeconds: null,

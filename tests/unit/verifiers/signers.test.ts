@@ -20,11 +20,22 @@ const SECRETS: Record<VerificationScheme, string> = {
 };
 const SCHEMES = Object.keys(SECRETS) as VerificationScheme[];
 
-const headersOf = (signed: SignedHeaders): Record<string, string> => Object.fromEntries(signed.map(([n, v]) => [n.toLowerCase(), v]));
+const headersOf = (signed: SignedHeaders): Record<string, string> =>
+  Object.fromEntries(signed.map(([n, v]) => [n.toLowerCase(), v]));
 const signNow = (scheme: VerificationScheme, extra: { messageId?: string; signatureHeader?: string } = {}) =>
-  sign(scheme, { body: BODY, secret: SECRETS[scheme], nowMs: Date.now(), signatureHeader: extra.signatureHeader ?? null, messageId: extra.messageId });
+  sign(scheme, {
+    body: BODY,
+    secret: SECRETS[scheme],
+    nowMs: Date.now(),
+    signatureHeader: extra.signatureHeader ?? null,
+    messageId: extra.messageId,
+  });
 
-const input = (scheme: VerificationScheme, headers: Record<string, string>, over: Partial<VerificationInput> = {}): VerificationInput => ({
+const input = (
+  scheme: VerificationScheme,
+  headers: Record<string, string>,
+  over: Partial<VerificationInput> = {},
+): VerificationInput => ({
   rawBody: BODY,
   headers,
   secrets: scheme === 'none' ? [] : [{ value: SECRETS[scheme], kind: 'current' }],
@@ -48,13 +59,25 @@ describe("signatures made by sign() pass the provider's own verification", () =>
     const payload = new Webhook(SECRETS.standard_webhooks).verify(BODY, headers) as { id: string };
     assert.equal(payload.id, 'evt_1');
     // Plain base64 (no whsec_) is the same key.
-    const plain = sign('standard_webhooks', { body: BODY, secret: SECRETS.standard_webhooks.slice(6), nowMs: Date.now(), signatureHeader: null, messageId: 'msg_fixed' });
+    const plain = sign('standard_webhooks', {
+      body: BODY,
+      secret: SECRETS.standard_webhooks.slice(6),
+      nowMs: Date.now(),
+      signatureHeader: null,
+      messageId: 'msg_fixed',
+    });
     assert.equal(headersOf(plain)['webhook-id'], 'msg_fixed');
     new Webhook(SECRETS.standard_webhooks).verify(BODY, headersOf(plain));
   });
 
   test('standard_webhooks: a given message id makes the headers deterministic', () => {
-    const at = { body: BODY, secret: SECRETS.standard_webhooks, nowMs: 1_700_000_000_000, signatureHeader: null, messageId: 'msg_same' };
+    const at = {
+      body: BODY,
+      secret: SECRETS.standard_webhooks,
+      nowMs: 1_700_000_000_000,
+      signatureHeader: null,
+      messageId: 'msg_same',
+    };
     assert.deepEqual(sign('standard_webhooks', at), sign('standard_webhooks', at));
     const lib = new Webhook(SECRETS.standard_webhooks).sign('msg_same', new Date(at.nowMs), BODY);
     assert.equal(headersOf(sign('standard_webhooks', at))['webhook-signature'], lib);
@@ -74,7 +97,11 @@ describe("signatures made by sign() pass the provider's own verification", () =>
     const h = headersOf(signNow('slack'));
     const ts = h['x-slack-request-timestamp']!;
     assert.ok(Math.abs(Number(ts) - Date.now() / 1000) < 5);
-    const expected = 'v0=' + createHmac('sha256', SECRETS.slack).update(`v0:${ts}:${BODY.toString('utf8')}`).digest('hex');
+    const expected =
+      'v0=' +
+      createHmac('sha256', SECRETS.slack)
+        .update(`v0:${ts}:${BODY.toString('utf8')}`)
+        .digest('hex');
     assert.equal(h['x-slack-signature'], expected);
   });
 
@@ -101,7 +128,15 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
     for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
       const headers = headersOf(signNow(scheme));
       const other = scheme === 'standard_webhooks' ? 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAA' : 'another-current-secret';
-      const r = verify(scheme, input(scheme, headers, { secrets: [{ value: other, kind: 'current' }, { value: SECRETS[scheme], kind: 'previous' }] }));
+      const r = verify(
+        scheme,
+        input(scheme, headers, {
+          secrets: [
+            { value: other, kind: 'current' },
+            { value: SECRETS[scheme], kind: 'previous' },
+          ],
+        }),
+      );
       assert.equal(r.result, 'valid', scheme);
       assert.equal(r.matchedSecret, 'previous', scheme);
     }
@@ -109,7 +144,10 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
 
   test('a changed body is no_matching_signature for every signed scheme', () => {
     for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
-      const r = verify(scheme, input(scheme, headersOf(signNow(scheme)), { rawBody: Buffer.concat([BODY, Buffer.from(' ')]) }));
+      const r = verify(
+        scheme,
+        input(scheme, headersOf(signNow(scheme)), { rawBody: Buffer.concat([BODY, Buffer.from(' ')]) }),
+      );
       assert.equal(r.reason, 'no_matching_signature', scheme);
       assert.ok(r.detail && r.detail.length > 10);
     }
@@ -117,7 +155,12 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
 
   test('timestamped schemes: a wrong secret on an old delivery reports the secret, not the time', () => {
     for (const scheme of ['stripe', 'slack', 'standard_webhooks'] as const) {
-      const old = sign(scheme, { body: BODY, secret: SECRETS[scheme], nowMs: Date.now() - 3600_000, signatureHeader: null });
+      const old = sign(scheme, {
+        body: BODY,
+        secret: SECRETS[scheme],
+        nowMs: Date.now() - 3600_000,
+        signatureHeader: null,
+      });
       assert.equal(verify(scheme, input(scheme, headersOf(old))).reason, 'timestamp_outside_tolerance', scheme);
       const wrong = scheme === 'standard_webhooks' ? 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAA' : 'wrong';
       const r = verify(scheme, input(scheme, headersOf(old), { secrets: [{ value: wrong, kind: 'current' }] }));
@@ -144,7 +187,11 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
 
   test('standard_webhooks: svix-* headers are read when no webhook-* header came', () => {
     const h = headersOf(signNow('standard_webhooks'));
-    const svix = { 'svix-id': h['webhook-id']!, 'svix-timestamp': h['webhook-timestamp']!, 'svix-signature': h['webhook-signature']! };
+    const svix = {
+      'svix-id': h['webhook-id']!,
+      'svix-timestamp': h['webhook-timestamp']!,
+      'svix-signature': h['webhook-signature']!,
+    };
     assert.equal(verify('standard_webhooks', input('standard_webhooks', svix)).result, 'valid');
   });
 
@@ -157,7 +204,11 @@ describe('our verifiers accept what sign() makes, for every scheme', () => {
 
   test('no secret is missing_secret', () => {
     for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
-      assert.equal(verify(scheme, input(scheme, headersOf(signNow(scheme)), { secrets: [] })).reason, 'missing_secret', scheme);
+      assert.equal(
+        verify(scheme, input(scheme, headersOf(signNow(scheme)), { secrets: [] })).reason,
+        'missing_secret',
+        scheme,
+      );
     }
   });
 });

@@ -40,7 +40,13 @@ const CASES: WindowCase[] = [
     secret: 'whsec_window_secret',
     checksFuture: false,
     headers() {
-      return { 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: this.secret, timestamp: T }) };
+      return {
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({
+          payload: BODY,
+          secret: this.secret,
+          timestamp: T,
+        }),
+      };
     },
     provider(h, nowMs, tolerance) {
       try {
@@ -57,7 +63,11 @@ const CASES: WindowCase[] = [
     checksFuture: true,
     headers() {
       const id = 'msg_window';
-      return { 'webhook-id': id, 'webhook-timestamp': String(T), 'webhook-signature': new Webhook(this.secret).sign(id, new Date(T * 1000), BODY) };
+      return {
+        'webhook-id': id,
+        'webhook-timestamp': String(T),
+        'webhook-signature': new Webhook(this.secret).sign(id, new Date(T * 1000), BODY),
+      };
     },
     provider(h, nowMs, tolerance) {
       // The library's tolerance is a constant 300 s and its clock is Date.now().
@@ -98,23 +108,38 @@ interface Row {
 const ROWS: Row[] = [
   { name: 'signed this second', now: () => T * 1000, expect: () => 'valid' },
   { name: 'exactly the tolerance old', now: (tol) => (T + tol) * 1000, expect: () => 'valid' },
-  { name: 'the tolerance old plus 999 ms (whole seconds count)', now: (tol) => (T + tol) * 1000 + 999, expect: () => 'valid' },
-  { name: 'one second past the tolerance', now: (tol) => (T + tol + 1) * 1000, expect: (_c, tol) => new RegExp(`^The timestamp is ${tol + 1} s old; the tolerance is ${tol} s\\.$`) },
+  {
+    name: 'the tolerance old plus 999 ms (whole seconds count)',
+    now: (tol) => (T + tol) * 1000 + 999,
+    expect: () => 'valid',
+  },
+  {
+    name: 'one second past the tolerance',
+    now: (tol) => (T + tol + 1) * 1000,
+    expect: (_c, tol) => new RegExp(`^The timestamp is ${tol + 1} s old; the tolerance is ${tol} s\\.$`),
+  },
   { name: 'exactly the tolerance in the future', now: (tol) => (T - tol) * 1000, expect: () => 'valid' },
   {
     name: 'one millisecond more than the tolerance in the future',
     now: (tol) => (T - tol) * 1000 - 1,
-    expect: (c, tol) => (c.checksFuture ? new RegExp(`^The timestamp is ${tol + 1} s in the future; the tolerance is ${tol} s\\.$`) : 'valid'),
+    expect: (c, tol) =>
+      c.checksFuture
+        ? new RegExp(`^The timestamp is ${tol + 1} s in the future; the tolerance is ${tol} s\\.$`)
+        : 'valid',
   },
   {
     name: 'one second more than the tolerance in the future',
     now: (tol) => (T - tol - 1) * 1000,
-    expect: (c, tol) => (c.checksFuture ? new RegExp(`^The timestamp is ${tol + 1} s in the future; the tolerance is ${tol} s\\.$`) : 'valid'),
+    expect: (c, tol) =>
+      c.checksFuture
+        ? new RegExp(`^The timestamp is ${tol + 1} s in the future; the tolerance is ${tol} s\\.$`)
+        : 'valid',
   },
   {
     name: 'a day in the future',
     now: () => (T - 86_400) * 1000,
-    expect: (c, tol) => (c.checksFuture ? new RegExp(`^The timestamp is 86400 s in the future; the tolerance is ${tol} s\\.$`) : 'valid'),
+    expect: (c, tol) =>
+      c.checksFuture ? new RegExp(`^The timestamp is 86400 s in the future; the tolerance is ${tol} s\\.$`) : 'valid',
   },
 ];
 
