@@ -2,7 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
-import type { DestinationChecks, ProbeStep, ProbeTimeouts } from './diagnose-types.ts';
+import type { ProbeTimeouts } from './diagnose-types.ts';
+import type { DestinationChecks, ProbeStep } from './diagnose-schemas.ts';
 
 const since = (start: number): number => Math.round((performance.now() - start) * 10) / 10;
 const skipped = (why: string): ProbeStep => ({ ok: false, ms: null, error: `skipped: ${why}` });

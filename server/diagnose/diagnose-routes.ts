@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import { LogIdParams } from '../logs/logs-schemas.ts';
 import { DiagnoseQuery, DiagnosisSchema } from './diagnose-schemas.ts';
@@ -6,7 +5,7 @@ import type { DiagnoseService } from './diagnose-service.ts';
 
 export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
   return [
-    route<z.output<typeof LogIdParams>, z.output<typeof DiagnoseQuery>>({
+    route({
       method: 'get',
       path: '/api/cli/diagnose/:logId',
       summary:
@@ -14,7 +13,7 @@ export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
       tag: 'CLI',
       params: LogIdParams,
       query: DiagnoseQuery,
-      responses: [{ status: 200, description: 'The diagnosis', data: DiagnosisSchema }],
+      responses: { 200: { description: 'The diagnosis', data: DiagnosisSchema } },
       handler: async ({ account, params, query }) => ({
         data: await diagnose.diagnose(account, params.logId, query.target),
       }),

@@ -5,25 +5,40 @@ import { HistoryEntrySchema } from '../replay/replay-schemas.ts';
 
 export const DiagnoseQuery = z.object({ target: httpUrl('target').optional() });
 
-const Step = { ok: z.boolean(), ms: z.number().nullable(), error: z.string().nullable() };
+// ---- Response shape: the wire types below are inferred from it (one source).
+
+const Step = {
+  ok: z.boolean(),
+  ms: z.number().nullable().meta({ description: 'Milliseconds the step took; null when it was skipped.' }),
+  error: z.string().nullable(),
+};
+
+const DestinationSchema = z.strictObject({
+  url: z.string(),
+  source: z.enum(['query', 'forward', 'lastReplay']),
+  dns: z.strictObject({ ...Step, addresses: z.array(z.string()) }),
+  connect: z.strictObject(Step),
+  http: z
+    .strictObject({ ...Step, status: z.number().nullable(), method: z.enum(['HEAD', 'GET']).nullable() })
+    .meta({ description: 'ok when the server answered HTTP at all; status says what it answered.' }),
+});
 
 export const DiagnosisSchema = z
-  .object({
+  .strictObject({
     log: LogSummarySchema,
-    reconstruction: z.object({ url: z.string(), curl: z.string(), http: z.string() }),
-    verification: z.object({
+    reconstruction: z.strictObject({ url: z.string(), curl: z.string(), http: z.string() }),
+    verification: z.strictObject({
       stored: LogSummarySchema.shape.verification,
-      now: LogSummarySchema.shape.verification.extend({ checkedAt: z.string() }).nullable(),
+      now: LogSummarySchema.shape.verification
+        .extend({ checkedAt: z.string() })
+        .nullable()
+        .meta({ description: "Recomputed now with the endpoint's current secrets; null when the endpoint is gone." }),
     }),
-    destination: z
-      .object({
-        url: z.string(),
-        source: z.enum(['query', 'forward', 'lastReplay']),
-        dns: z.object({ ...Step, addresses: z.array(z.string()) }),
-        connect: z.object(Step),
-        http: z.object({ ...Step, status: z.number().nullable(), method: z.enum(['HEAD', 'GET']).nullable() }),
-      })
-      .nullable(),
+    destination: DestinationSchema.nullable(),
     recentReplays: z.array(HistoryEntrySchema),
   })
   .meta({ id: 'Diagnosis' });
+
+export type Diagnosis = z.infer<typeof DiagnosisSchema>;
+export type DestinationChecks = z.infer<typeof DestinationSchema>;
+export type ProbeStep = DestinationChecks['connect'];

@@ -1,10 +1,11 @@
 import type { AccountContext } from '../auth/account-context.ts';
-import type { EndpointView, ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
+import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
+import type { EndpointView } from '../endpoints/endpoints-schemas.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import { buildCurl } from '../export/curl-builder.ts';
 import { httpForDisplay } from '../export/http-builder.ts';
 import { bodyBytes, originalUrl } from '../export/request-parts.ts';
-import type { LogDetail, LogSummary } from '../logs/log-types.ts';
+import type { LogDetail, LogSummary } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import { headerObject } from '../support/headers.ts';
 import { verify } from '../receiver/verifiers/verifier-registry.ts';
@@ -12,7 +13,8 @@ import { historyEntry, type ReplayReader } from '../replay/replay-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import { checkDestination } from './destination-checks.ts';
-import type { DestinationChecks, Diagnosis, ProbeTimeouts } from './diagnose-types.ts';
+import type { ProbeTimeouts } from './diagnose-types.ts';
+import type { DestinationChecks, Diagnosis } from './diagnose-schemas.ts';
 
 export interface DiagnoseServiceDeps {
   logs: Pick<LogsService, 'get'>;

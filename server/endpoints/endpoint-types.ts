@@ -18,25 +18,6 @@ export interface EndpointRecord {
   updatedAt: number;
 }
 
-/** The endpoint object of the API: no secret, ever. */
-export interface EndpointView {
-  id: string;
-  url: string;
-  localUrl: string;
-  publicUrl: string | null;
-  name: string;
-  description: string | null;
-  validationType: ValidationType;
-  isActive: boolean;
-  signatureHeader: string | null;
-  toleranceSeconds: number | null;
-  forwardUrl: string | null;
-  hasSecret: boolean;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface CreateEndpointInput {
   name: string;
   validationType: ValidationType;

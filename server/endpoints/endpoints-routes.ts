@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { ValidationError } from '../errors/app-errors.ts';
 import { route, type RouteSpec } from '../http/route.ts';
 import type { EndpointsService } from './endpoints-service.ts';
@@ -16,19 +15,18 @@ import {
   UpdateEndpointBody,
 } from './endpoints-schemas.ts';
 
-type Params = z.output<typeof EndpointIdParams>;
 const UPDATABLE = ['name', 'description', 'isActive', 'active', 'forwardUrl', 'signatureHeader', 'toleranceSeconds'];
 
 export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestDeliveryService): RouteSpec[] {
   const tag = 'Endpoints';
   return [
-    route<Record<string, never>, Record<string, never>, z.output<typeof CreateEndpointBody>>({
+    route({
       method: 'post',
       path: '/api/endpoints',
       summary: 'Create an endpoint',
       tag,
       body: CreateEndpointBody,
-      responses: [{ status: 201, description: 'Created', data: EndpointSchema }],
+      responses: { 201: { description: 'Created', data: EndpointSchema } },
       handler: async ({ account, body }) => ({ status: 201, data: await endpoints.create(account, body) }),
     }),
     route({
@@ -36,19 +34,19 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       path: '/api/endpoints',
       summary: "List the account's endpoints",
       tag,
-      responses: [{ status: 200, description: 'The endpoints, newest first', data: EndpointListSchema }],
+      responses: { 200: { description: 'The endpoints, newest first', data: EndpointListSchema } },
       handler: async ({ account }) => ({ data: endpoints.list(account) }),
     }),
-    route<Params>({
+    route({
       method: 'get',
       path: '/api/endpoints/:endpointId',
       summary: 'Read an endpoint',
       tag,
       params: EndpointIdParams,
-      responses: [{ status: 200, description: 'The endpoint', data: EndpointSchema }],
+      responses: { 200: { description: 'The endpoint', data: EndpointSchema } },
       handler: async ({ account, params }) => ({ data: endpoints.get(account, params.endpointId) }),
     }),
-    route<Params, Record<string, never>, z.output<typeof UpdateEndpointBody>>({
+    route({
       method: 'patch',
       path: '/api/endpoints/:endpointId',
       summary:
@@ -56,7 +54,7 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       tag,
       params: EndpointIdParams,
       body: UpdateEndpointBody,
-      responses: [{ status: 200, description: 'The updated endpoint', data: EndpointSchema }],
+      responses: { 200: { description: 'The updated endpoint', data: EndpointSchema } },
       handler: async ({ account, params, body }) => {
         const { active, isActive, ...rest } = body;
         if (Object.values(body).every((v) => v === undefined)) {
@@ -74,16 +72,16 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
         return { data: await endpoints.update(account, params.endpointId, { ...rest, isActive: isActive ?? active }) };
       },
     }),
-    route<Params>({
+    route({
       method: 'delete',
       path: '/api/endpoints/:endpointId',
       summary: 'Delete an endpoint with its logs',
       tag,
       params: EndpointIdParams,
-      responses: [{ status: 200, description: 'Deleted', data: DeletedSchema }],
+      responses: { 200: { description: 'Deleted', data: DeletedSchema } },
       handler: async ({ account, params }) => ({ data: await endpoints.delete(account, params.endpointId) }),
     }),
-    route<Params, Record<string, never>, z.output<typeof RegenerateSecretBody>>({
+    route({
       method: 'post',
       path: '/api/endpoints/:endpointId/regenerate-secret',
       summary:
@@ -92,15 +90,13 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       params: EndpointIdParams,
       body: RegenerateSecretBody,
       bodyOptional: true,
-      responses: [
-        { status: 200, description: 'The new secret, shown only in this response', data: RegeneratedSchema },
-        { status: 409, description: 'Not an hmac_sha256 endpoint' },
-      ],
+      responses: { 200: { description: 'The new secret, shown only in this response', data: RegeneratedSchema } },
+      errors: { 409: 'Not an hmac_sha256 endpoint' },
       handler: async ({ account, params, body }) => ({
         data: await endpoints.regenerateSecret(account, params.endpointId, body.webhookSecret),
       }),
     }),
-    route<Params, Record<string, never>, z.output<typeof TestDeliveryBody>>({
+    route({
       method: 'post',
       path: '/api/endpoints/:endpointId/test-delivery',
       summary:
@@ -109,12 +105,12 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       params: EndpointIdParams,
       body: TestDeliveryBody,
       bodyOptional: true,
-      responses: [
-        { status: 200, description: "The receiver's status and the stored log's id", data: TestDeliverySchema },
-        { status: 409, description: 'The endpoint is inactive' },
-        { status: 502, description: 'The receiver could not be reached' },
-        { status: 504, description: 'The receiver did not answer in time' },
-      ],
+      responses: { 200: { description: "The receiver's status and the stored log's id", data: TestDeliverySchema } },
+      errors: {
+        409: 'The endpoint is inactive',
+        502: 'The receiver could not be reached',
+        504: 'The receiver did not answer in time',
+      },
       handler: async ({ account, params, body }) => ({
         data: await testDelivery.send(account, params.endpointId, body.payload),
       }),

@@ -78,8 +78,11 @@ export const RegenerateSecretBody = z.object({
 
 export const EndpointIdParams = z.object({ endpointId: z.string().min(1).max(100) });
 
+// ---- Response shapes: the wire types below are inferred from them (one source).
+
+/** The endpoint object of the API: no secret, ever (hasSecret says whether one is set). */
 export const EndpointSchema = z
-  .object({
+  .strictObject({
     id: z.string(),
     url: z.string(),
     localUrl: z.string(),
@@ -98,9 +101,9 @@ export const EndpointSchema = z
   })
   .meta({ id: 'Endpoint' });
 
-export const EndpointListSchema = z.object({ endpoints: z.array(EndpointSchema), total: z.number() });
-export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
-export const RegeneratedSchema = z.object({
+export const EndpointListSchema = z.strictObject({ endpoints: z.array(EndpointSchema), total: z.number() });
+export const DeletedSchema = z.strictObject({ id: z.string(), deleted: z.literal(true) });
+export const RegeneratedSchema = z.strictObject({
   id: z.string(),
   webhookSecret: z.string(),
   previousSecretExpiresAt: z.string().nullable(),
@@ -118,7 +121,15 @@ export const TestDeliveryBody = z.object({
     }),
 });
 
-export const TestDeliverySchema = z.object({
-  logId: z.string().nullable().meta({ description: 'The log the receiver stored (null if it stored none).' }),
+export const TestDeliverySchema = z.strictObject({
+  logId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The log the receiver stored, or null when it stored none (it answered without one).' }),
   status: z.number().int().meta({ description: "The receiver's HTTP status: 200 when the signature was accepted." }),
 });
+
+export type EndpointView = z.infer<typeof EndpointSchema>;
+export type EndpointList = z.infer<typeof EndpointListSchema>;
+export type Regenerated = z.infer<typeof RegeneratedSchema>;
+export type TestDeliveryResult = z.infer<typeof TestDeliverySchema>;

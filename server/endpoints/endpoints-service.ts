@@ -4,13 +4,8 @@ import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
-import type {
-  CreateEndpointInput,
-  EndpointRecord,
-  EndpointView,
-  ReceiverEndpoint,
-  UpdateEndpointInput,
-} from './endpoint-types.ts';
+import type { CreateEndpointInput, EndpointRecord, ReceiverEndpoint, UpdateEndpointInput } from './endpoint-types.ts';
+import type { EndpointView } from './endpoints-schemas.ts';
 import type { EndpointsRepository } from './endpoints-repository.ts';
 import { standardWebhooksKey } from '../receiver/verifiers/standard-webhooks-verifier.ts';
 import { hasTimestamp, requiresSecret, TIMESTAMPED_TYPES, type ValidationType } from './validation-types.ts';

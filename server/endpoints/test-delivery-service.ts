@@ -6,6 +6,7 @@ import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import type { EndpointRecord } from './endpoint-types.ts';
 import { samplePayload, type SamplePayload } from './sample-payloads.ts';
+import type { TestDeliveryResult } from './endpoints-schemas.ts';
 
 export interface TestDeliveryDeps {
   endpoints: { own(account: AccountContext, id: string): EndpointRecord };
@@ -14,13 +15,6 @@ export interface TestDeliveryDeps {
   random: Random;
   /** How long to wait for the receiver's answer. */
   timeoutMs?: number;
-}
-
-export interface TestDeliveryResult {
-  /** The log the receiver stored, or null when it stored none (it answered without one). */
-  logId: string | null;
-  /** The receiver's HTTP status: 200 when accepted. */
-  status: number;
 }
 
 const USER_AGENT = 'Hookscope-Test-Delivery/1.0';

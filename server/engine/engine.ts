@@ -18,7 +18,7 @@ import { eventsRoutes } from '../events/events-routes.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
 import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
-import { buildOpenApiDocument } from '../http/openapi.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from '../http/openapi.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { systemRoutes } from '../http/system-routes.ts';
 import { logsMigrations } from '../logs/logs-migrations.ts';
@@ -282,7 +282,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         tunnel.observer,
       ],
     });
-    let openapi: object | null = null;
+    let openapi: OpenApiDocument | null = null;
     const routes: RouteSpec[] = [
       ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),

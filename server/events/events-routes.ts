@@ -1,30 +1,23 @@
-import type { z } from 'zod';
 import { ValidationError } from '../errors/app-errors.ts';
-import { route, type RouteSpec } from '../http/route.ts';
+import { streamRoute, type RouteSpec } from '../http/route.ts';
 import type { EventStreamService } from './event-stream-service.ts';
 import { EventsQuery, EventStreamSchema } from './events-schemas.ts';
 
 export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
   return [
-    route<Record<string, never>, z.output<typeof EventsQuery>>({
+    streamRoute({
       method: 'get',
       path: '/api/events',
       summary: "Live events for the token's account as server-sent events (resume with Last-Event-ID)",
       tag: 'Events',
       query: EventsQuery,
-      stream: true,
-      responses: [
-        {
-          status: 200,
-          description: 'An event stream that stays open',
-          contentType: 'text/event-stream',
-          data: EventStreamSchema,
-        },
-        { status: 503, description: 'The engine is stopping' },
-      ],
+      stream: {
+        contentType: 'text/event-stream',
+        description: 'An event stream that stays open',
+        data: EventStreamSchema,
+      },
       handler: async ({ account, query, req, res }) => {
         streams.stream(account.id, res, resumeAfter(req.get('last-event-id'), query.lastEventId));
-        return { data: null };
       },
     }),
   ];

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import { LogIdParams } from '../logs/logs-schemas.ts';
 import { ExportQuery, ExportSchema } from './export-schemas.ts';
@@ -6,7 +5,7 @@ import type { ExportService } from './export-service.ts';
 
 export function exportRoutes(exporter: ExportService): RouteSpec[] {
   return [
-    route<z.output<typeof LogIdParams>, z.output<typeof ExportQuery>>({
+    route({
       method: 'get',
       path: '/api/webhooks/logs/:logId/export',
       summary:
@@ -14,7 +13,7 @@ export function exportRoutes(exporter: ExportService): RouteSpec[] {
       tag: 'Export',
       params: LogIdParams,
       query: ExportQuery,
-      responses: [{ status: 200, description: 'The file: name, content type and content', data: ExportSchema }],
+      responses: { 200: { description: 'The file: name, content type and content', data: ExportSchema } },
       handler: async ({ account, params, query }) => ({ data: await exporter.export(account, params.logId, query) }),
     }),
   ];

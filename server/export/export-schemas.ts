@@ -10,12 +10,18 @@ export const ExportQuery = z.object({
   target: httpUrl('target').optional(),
 });
 
+// ---- Response shape: the wire type below is inferred from it (one source).
+
 export const ExportSchema = z
-  .object({
+  .strictObject({
     format: z.enum(EXPORT_FORMATS),
     filename: z.string(),
     contentType: z.string(),
-    contentEncoding: z.enum(['utf8', 'base64']),
+    contentEncoding: z.enum(['utf8', 'base64']).meta({
+      description: "utf8: content is the file's text; base64: the file's bytes (an http export of a binary body).",
+    }),
     content: z.string(),
   })
   .meta({ id: 'Export' });
+
+export type ExportResult = z.infer<typeof ExportSchema>;

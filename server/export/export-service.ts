@@ -1,11 +1,12 @@
 import type { AccountContext } from '../auth/account-context.ts';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import { redactDetail } from '../share/redaction.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { assertNever } from '../support/assert-never.ts';
 import { buildCurl } from './curl-builder.ts';
-import type { ExportRequest, ExportResult } from './export-types.ts';
+import type { ExportRequest } from './export-types.ts';
+import type { ExportResult } from './export-schemas.ts';
 import { buildHar, type HarCreator } from './har-builder.ts';
 import { buildHttpMessage } from './http-builder.ts';
 import { originalUrl } from './request-parts.ts';

@@ -8,12 +8,3 @@ export interface ExportRequest {
   /** The URL to put in curl and http; default the endpoint's local receiver URL + path + query. */
   target?: string;
 }
-
-export interface ExportResult {
-  format: ExportFormat;
-  filename: string;
-  contentType: string;
-  /** `utf8`: content is the file's text; `base64`: the file's bytes (an http export of a binary body). */
-  contentEncoding: 'utf8' | 'base64';
-  content: string;
-}

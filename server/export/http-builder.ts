@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 import { bodyBytes, replayableHeaders } from './request-parts.ts';
 
 export interface HttpMessage {

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 
 /**
  * Headers a reconstruction must not copy: the transport of the original

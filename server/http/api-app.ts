@@ -21,11 +21,12 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requireJsonBodies);
-  app.use(express.json({ limit: '1mb' }));
+  // Only operations that declare a body read one: elsewhere a body is ignored,
+  // so every status an operation can answer is the one its document lists.
+  const readBody = [requireJsonBodies, express.json({ limit: '1mb' })];
 
   for (const spec of deps.routes) {
-    app[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+    app[spec.method](spec.path, ...(spec.body ? readBody : []), (req: Request, res: Response, next: NextFunction) => {
       run(spec, deps, req, res).catch(next);
     });
   }
@@ -49,13 +50,13 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
     ? parseRequestPart(spec.body, rawBody === undefined && spec.bodyOptional ? {} : rawBody, 'body')
     : undefined;
   const result = await spec.handler({ params, query, body, account, req, res });
-  if (spec.stream) return;
+  if (spec.kind === 'stream' || result === undefined) return;
   res.set('cache-control', 'no-store');
-  if (result.contentType !== undefined) {
+  if (result.text !== undefined) {
     res
       .status(result.status ?? 200)
-      .type(result.contentType)
-      .send(String(result.data));
+      .type('text/plain; charset=utf-8')
+      .send(result.text);
     return;
   }
   if (spec.raw) {

@@ -3,43 +3,70 @@ import { z } from 'zod';
 import { toOpenApiPath, type RouteSpec } from './route.ts';
 
 const ErrorEnvelope = z
-  .object({
+  .strictObject({
     success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+    error: z.strictObject({
+      code: z.string().meta({ description: 'Stable, for programs (e.g. VALIDATION_ERROR, LOG_NOT_FOUND).' }),
+      message: z.string().meta({ description: 'A sentence for people; a 400 names the field.' }),
+      details: z.unknown().optional(),
+    }),
   })
   .meta({ id: 'ErrorEnvelope' });
 
-const COMMON_ERRORS: Record<number, string> = {
-  400: 'Invalid input; the message names the field.',
-  401: 'Missing, invalid or expired bearer token.',
-  403: 'Host header not allowed (DNS rebinding protection).',
-  404: 'Unknown resource, or one that belongs to another account.',
-};
+/**
+ * The errors an operation can answer because of what it is, not what it does:
+ * which of them apply follows from the route's declaration, so the document
+ * lists every status a route can answer and none it cannot.
+ */
+function commonErrors(r: RouteSpec): Record<number, string> {
+  const out: Record<number, string> = {};
+  if (r.params || r.query || r.body) out[400] = 'Invalid input; the message names the field.';
+  if (r.auth !== false) out[401] = 'Missing, invalid or expired bearer token.';
+  out[403] = 'Host header not allowed (DNS rebinding protection).';
+  if (r.params) out[404] = 'Unknown resource, or one that belongs to another account.';
+  if (r.body) {
+    out[413] = 'The request body is larger than the API accepts (1 MB).';
+    out[415] = 'The request body is not JSON (Content-Type: application/json, UTF-8).';
+  }
+  out[500] = 'An engine fault; details.errorId finds it in logs/engine.log.';
+  out[503] = 'The store cannot accept writes, or the engine is stopping.';
+  return out;
+}
 
-/** Builds the OpenAPI 3.1 document from the same schemas that validate requests. */
-export function buildOpenApiDocument(routes: RouteSpec[], version: string): object {
+/** What the generator returns: a plain OpenAPI 3.1 object. */
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+type ResponseObject = { description: string; content?: Record<string, { schema: z.ZodType }> };
+
+function successResponses(r: RouteSpec): Record<string, ResponseObject> {
+  const out: Record<string, ResponseObject> = {};
+  if (r.stream) {
+    out['200'] = { description: r.stream.description, content: { [r.stream.contentType]: { schema: r.stream.data } } };
+    return out;
+  }
+  for (const [status, res] of Object.entries(r.responses)) {
+    const schema = r.raw ? res.data : z.strictObject({ success: z.literal(true), data: res.data });
+    out[status] = {
+      description: res.description,
+      content: {
+        'application/json': { schema },
+        ...(res.text ? { 'text/plain': { schema: z.string() } } : {}),
+      },
+    };
+  }
+  return out;
+}
+
+/** Builds the OpenAPI 3.1 document from the same schemas that validate requests and type handlers. */
+export function buildOpenApiDocument(routes: RouteSpec[], version: string): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const r of routes) {
-    const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {};
-    for (const res of r.responses) {
-      if (res.contentType) {
-        responses[String(res.status)] = {
-          description: res.description,
-          content: { [res.contentType]: { schema: res.data ?? z.string() } },
-        };
-        continue;
-      }
-      const schema =
-        res.status < 400 ? z.object({ success: z.literal(true), data: res.data ?? z.unknown() }) : ErrorEnvelope;
-      responses[String(res.status)] = {
-        description: res.description,
-        content: { 'application/json': { schema }, ...(res.text ? { 'text/plain': { schema: z.string() } } : {}) },
-      };
-    }
-    for (const [status, description] of Object.entries(COMMON_ERRORS)) {
-      if (status === '401' && r.auth === false) continue;
-      responses[status] ??= { description, content: { 'application/json': { schema: ErrorEnvelope } } };
+    const responses = successResponses(r);
+    const errors = { ...commonErrors(r), ...r.errors };
+    for (const [status, description] of Object.entries(errors)) {
+      if (description === undefined) continue;
+      responses[status] = { description, content: { 'application/json': { schema: ErrorEnvelope } } };
     }
     registry.registerPath({
       method: r.method,

@@ -2,10 +2,17 @@ import { z } from 'zod';
 import type { VersionInfo } from '../engine/version.ts';
 import { route, type RouteSpec } from './route.ts';
 
-const VersionSchema = z.object({ name: z.string(), version: z.string(), node: z.string(), api: z.string() });
+const VersionSchema = z
+  .strictObject({ name: z.string(), version: z.string(), node: z.string(), api: z.string() })
+  .meta({ id: 'Version' });
+
+/** The document is not enveloped: it is the OpenAPI object itself, an open shape (z.object, not strict). */
+const OpenApiDocumentSchema = z
+  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) })
+  .meta({ description: 'The OpenAPI 3.1 document itself, not inside the { success, data } envelope.' });
 
 /** Unauthenticated: what the CLI asks before it has a token, and the contract itself. */
-export function systemRoutes(version: VersionInfo, openapi: () => object): RouteSpec[] {
+export function systemRoutes(version: VersionInfo, openapi: () => z.output<typeof OpenApiDocumentSchema>): RouteSpec[] {
   return [
     route({
       method: 'get',
@@ -13,7 +20,7 @@ export function systemRoutes(version: VersionInfo, openapi: () => object): Route
       summary: 'Engine version (no token needed)',
       tag: 'System',
       auth: false,
-      responses: [{ status: 200, description: 'Version information', data: VersionSchema }],
+      responses: { 200: { description: 'Version information', data: VersionSchema } },
       handler: async () => ({ data: { ...version, api: '1' } }),
     }),
     route({
@@ -23,7 +30,7 @@ export function systemRoutes(version: VersionInfo, openapi: () => object): Route
       tag: 'System',
       auth: false,
       raw: true,
-      responses: [{ status: 200, description: 'OpenAPI 3.1 document' }],
+      responses: { 200: { description: 'OpenAPI 3.1 document (not enveloped)', data: OpenApiDocumentSchema } },
       handler: async () => ({ data: openapi() }),
     }),
   ];

@@ -1,18 +1,10 @@
-import type { VerificationResult } from '../receiver/verifiers/verifier-types.ts';
+import type { LogVerification } from './logs-schemas.ts';
 
 export type LogStatus = 'success' | 'failed';
 export const LOG_STATUSES = ['success', 'failed'] as const;
 
 export type QueryObject = Record<string, string | string[]>;
 export type HeaderPairs = [string, string][];
-
-export interface LogVerification {
-  scheme: VerificationResult['scheme'];
-  result: VerificationResult['result'];
-  reason: VerificationResult['reason'];
-  detail: string | null;
-  matchedSecret: VerificationResult['matchedSecret'];
-}
 
 /** A capture as the receiver hands it over. */
 export interface NewLog {
@@ -37,46 +29,12 @@ export interface NewLog {
   verification: LogVerification;
 }
 
-/** A log in lists: no body, no headers. */
-export interface LogSummary {
-  id: string;
-  endpointId: string;
-  method: string;
-  path: string;
-  query: QueryObject;
-  contentType: string | null;
-  size: number;
-  declaredSize: number | null;
-  storedSize: number;
-  truncated: boolean;
-  sourceIp: string | null;
-  receivedAt: string;
-  durationMs: number;
-  status: LogStatus;
-  verification: LogVerification;
-}
-
-export interface LogDetail extends LogSummary {
-  headers: Record<string, string | string[]>;
-  rawHeaders: HeaderPairs;
-  body: string;
-  bodyEncoding: 'utf8' | 'base64';
-}
-
 export interface LogQuery {
   limit: number;
   offset: number;
   status?: LogStatus;
   search?: string;
   endpointId?: string;
-}
-
-export interface LogPage {
-  logs: LogSummary[];
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
 }
 
 /** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */

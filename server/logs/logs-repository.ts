@@ -8,10 +8,10 @@ import type {
   LogStatsCell,
   LogStatsQuery,
   LogStatus,
-  LogVerification,
   NewLog,
   QueryObject,
 } from './log-types.ts';
+import type { LogVerification } from './logs-schemas.ts';
 
 export interface LogRow {
   seq: number;

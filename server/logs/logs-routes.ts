@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import type { LogsService } from './logs-service.ts';
 import {
@@ -13,31 +12,31 @@ import {
 export function logsRoutes(logs: LogsService): RouteSpec[] {
   const tag = 'Logs';
   return [
-    route<Record<string, never>, z.output<typeof LogListQuery>>({
+    route({
       method: 'get',
       path: '/api/webhooks/logs',
       summary: 'List logs, newest first (search matches body, headers and path)',
       tag,
       query: LogListQuery,
-      responses: [{ status: 200, description: 'A page of logs', data: LogPageSchema }],
+      responses: { 200: { description: 'A page of logs', data: LogPageSchema } },
       handler: async ({ account, query }) => ({ data: await logs.list(account, query) }),
     }),
-    route<z.output<typeof LogIdParams>>({
+    route({
       method: 'get',
       path: '/api/webhooks/logs/:logId',
       summary: 'Read one log with its headers and body',
       tag,
       params: LogIdParams,
-      responses: [{ status: 200, description: 'The full capture', data: LogDetailSchema }],
+      responses: { 200: { description: 'The full capture', data: LogDetailSchema } },
       handler: async ({ account, params }) => ({ data: await logs.get(account, params.logId) }),
     }),
-    route<Record<string, never>, z.output<typeof WebhookListQuery>>({
+    route({
       method: 'get',
       path: '/api/webhooks',
       summary: 'List received webhooks (the alternative shape: webhooks, total, hasMore)',
       tag,
       query: WebhookListQuery,
-      responses: [{ status: 200, description: 'A page of webhooks', data: WebhookPageSchema }],
+      responses: { 200: { description: 'A page of webhooks', data: WebhookPageSchema } },
       handler: async ({ account, query }) => {
         const page = await logs.list(account, query);
         return { data: { webhooks: page.logs, total: page.total, hasMore: page.hasMore } };

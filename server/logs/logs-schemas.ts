@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from '../http/schemas.ts';
+import { VERIFICATION_REASONS, VERIFICATION_SCHEMES } from '../receiver/verifiers/verifier-types.ts';
 import { LOG_STATUSES } from './log-types.ts';
 
 export const MAX_PAGE = 200;
@@ -18,21 +19,27 @@ export const WebhookListQuery = LogListQuery.pick({ limit: true, offset: true, e
 
 export const LogIdParams = z.object({ logId: z.string().min(1).max(100) });
 
-const Verification = z.object({
-  scheme: z.string(),
-  result: z.enum(['valid', 'invalid', 'skipped']),
-  reason: z.string().nullable(),
-  detail: z.string().nullable(),
-  matchedSecret: z.enum(['current', 'previous']).nullable(),
-});
+// ---- Response shapes: the wire types below are inferred from them (one source).
+
+const Headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+export const VerificationSchema = z
+  .strictObject({
+    scheme: z.enum(VERIFICATION_SCHEMES),
+    result: z.enum(['valid', 'invalid', 'skipped']),
+    reason: z.enum(VERIFICATION_REASONS).nullable().meta({ description: 'null when valid or skipped.' }),
+    detail: z.string().nullable().meta({ description: 'A short sentence for people when verification failed.' }),
+    matchedSecret: z.enum(['current', 'previous']).nullable(),
+  })
+  .meta({ id: 'Verification' });
 
 export const LogSummarySchema = z
-  .object({
+  .strictObject({
     id: z.string(),
     endpointId: z.string(),
     method: z.string(),
     path: z.string(),
-    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    query: Headers.meta({ description: 'Query parameters; a repeated one is an array.' }),
     contentType: z.string().nullable(),
     size: z.number().meta({ description: 'Bytes actually received (a refused body: up to where reading stopped).' }),
     declaredSize: z
@@ -45,18 +52,18 @@ export const LogSummarySchema = z
     receivedAt: z.string(),
     durationMs: z.number(),
     status: z.enum(LOG_STATUSES),
-    verification: Verification,
+    verification: VerificationSchema,
   })
   .meta({ id: 'LogSummary' });
 
 export const LogDetailSchema = LogSummarySchema.extend({
-  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  headers: Headers.meta({ description: 'Lower-case names; a repeated header is an array.' }),
   rawHeaders: z.array(z.tuple([z.string(), z.string()])),
   body: z.string(),
   bodyEncoding: z.enum(['utf8', 'base64']),
 }).meta({ id: 'LogDetail' });
 
-export const LogPageSchema = z.object({
+export const LogPageSchema = z.strictObject({
   logs: z.array(LogSummarySchema),
   total: z.number(),
   limit: z.number(),
@@ -69,3 +76,9 @@ export const WebhookPageSchema = z.object({
   total: z.number(),
   hasMore: z.boolean(),
 });
+
+export type LogVerification = z.infer<typeof VerificationSchema>;
+export type LogSummary = z.infer<typeof LogSummarySchema>;
+export type LogDetail = z.infer<typeof LogDetailSchema>;
+export type LogPage = z.infer<typeof LogPageSchema>;
+export type WebhookPage = z.infer<typeof WebhookPageSchema>;

@@ -5,7 +5,8 @@ import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
-import type { LogDetail, LogPage, LogQuery, LogStats, LogStatsQuery, LogSummary, NewLog } from './log-types.ts';
+import type { LogQuery, LogStats, LogStatsQuery, NewLog } from './log-types.ts';
+import type { LogDetail, LogPage, LogSummary } from './logs-schemas.ts';
 import type { LogsRepository, StoredLog } from './logs-repository.ts';
 
 export class LogsService {

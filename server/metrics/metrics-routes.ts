@@ -1,18 +1,17 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import { MetricsQuerySchema, MetricsReportSchema } from './metrics-schemas.ts';
 import type { MetricsService } from './metrics-service.ts';
 
 export function metricsRoutes(metrics: MetricsService): RouteSpec[] {
   return [
-    route<Record<string, never>, z.output<typeof MetricsQuerySchema>>({
+    route({
       method: 'get',
       path: '/api/observability/metrics',
       summary:
         'Delivery metrics of the account over a window: totals, per endpoint, time series, failures, replays, sizes',
       tag: 'Metrics',
       query: MetricsQuerySchema,
-      responses: [{ status: 200, description: 'The metrics of the window', data: MetricsReportSchema }],
+      responses: { 200: { description: 'The metrics of the window', data: MetricsReportSchema } },
       handler: async ({ account, query }) => ({ data: await metrics.report(account, query) }),
     }),
   ];

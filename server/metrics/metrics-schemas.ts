@@ -15,6 +15,8 @@ export const MetricsQuerySchema = z.object({
     .meta({ description: "Only this endpoint (another account's id matches nothing)." }),
 });
 
+// ---- Response shape: the wire type below is inferred from it (one source).
+
 const counts = {
   received: z.number(),
   success: z.number(),
@@ -24,15 +26,15 @@ const counts = {
 const nullableNumber = z.number().nullable();
 
 export const MetricsReportSchema = z
-  .object({
+  .strictObject({
     window: z.enum(METRICS_WINDOWS),
     from: z.string().meta({ description: 'Start of the first bucket (inclusive).' }),
     to: z.string().meta({ description: 'End of the last bucket (exclusive); the last bucket holds now.' }),
     bucketSeconds: z.number(),
-    totals: z.object(counts).meta({ description: 'received = success + failed + rejected' }),
+    totals: z.strictObject(counts).meta({ description: 'received = success + failed + rejected' }),
     successRate: nullableNumber.meta({ description: 'success / received, 0..1; null when received is 0.' }),
     endpoints: z.array(
-      z.object({
+      z.strictObject({
         endpointId: z.string(),
         name: z.string(),
         ...counts,
@@ -40,20 +42,22 @@ export const MetricsReportSchema = z
         lastReceivedAt: z.string().nullable(),
       }),
     ),
-    series: z.array(z.object({ t: z.string(), ...counts })),
-    verificationFailures: z.array(z.object({ reason: z.string(), count: z.number() })),
-    rejections: z.array(z.object({ reason: z.string(), count: z.number() })).meta({
+    series: z.array(z.strictObject({ t: z.string(), ...counts })),
+    verificationFailures: z.array(z.strictObject({ reason: z.string(), count: z.number() })),
+    rejections: z.array(z.strictObject({ reason: z.string(), count: z.number() })).meta({
       description: 'Refused deliveries (nothing stored) by reason, most first: endpoint_inactive, rate_limited.',
     }),
-    replays: z.object({
+    replays: z.strictObject({
       total: z.number(),
       succeeded: z.number(),
       failed: z.number(),
-      byTrigger: z.object({ manual: z.number(), forward: z.number() }),
+      byTrigger: z
+        .strictObject({ manual: z.number(), forward: z.number() })
+        .meta({ description: 'Attempts by trigger.' }),
       p50Ms: nullableNumber,
       p95Ms: nullableNumber,
     }),
-    payloadSizes: z.object({
+    payloadSizes: z.strictObject({
       count: z.number(),
       min: nullableNumber,
       max: nullableNumber,
@@ -63,3 +67,9 @@ export const MetricsReportSchema = z
     }),
   })
   .meta({ id: 'MetricsReport' });
+
+export type MetricsReport = z.infer<typeof MetricsReportSchema>;
+/** received = success + failed + rejected, always. */
+export type DeliveryCounts = MetricsReport['totals'];
+export type EndpointMetrics = MetricsReport['endpoints'][number];
+export type SeriesPoint = MetricsReport['series'][number];

@@ -5,7 +5,8 @@ import type { RejectedDelivery } from '../receiver/delivery-observer.ts';
 import type { ReplayReader } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { MetricsRepository, RejectionTally } from './metrics-repository.ts';
-import type { DeliveryCounts, EndpointMetrics, MetricsQuery, MetricsReport, SeriesPoint } from './metrics-types.ts';
+import type { MetricsQuery } from './metrics-types.ts';
+import type { DeliveryCounts, EndpointMetrics, MetricsReport, SeriesPoint } from './metrics-schemas.ts';
 import { bucketStart, MAX_WINDOW_MS, metricsWindow, MIN_BUCKET_MS, minuteOf } from './metrics-window.ts';
 
 export interface MetricsServiceDeps {

@@ -1,4 +1,4 @@
-import type { LogVerification } from '../logs/log-types.ts';
+import type { LogVerification } from '../logs/logs-schemas.ts';
 import type { BodyLimits, BodyRead } from './body-reader.ts';
 
 /** What the sender is told, and what the stored log says, when reading stopped early. */

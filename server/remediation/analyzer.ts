@@ -1,4 +1,5 @@
-import type { Cause, NamedFallbackRule, NamedRule, RuleCause, RuleContext } from './remediation-types.ts';
+import type { NamedFallbackRule, NamedRule, RuleCause, RuleContext } from './remediation-types.ts';
+import type { Cause } from './remediation-schemas.ts';
 import { FALLBACK_RULES, RULES } from './rules/all-rules.ts';
 import { verificationSnippets } from './snippets.ts';
 

@@ -1,4 +1,4 @@
-import type { Analysis, Evidence } from './remediation-types.ts';
+import type { Analysis, Evidence } from './remediation-schemas.ts';
 
 const evidenceLine = (e: Evidence): string => (typeof e === 'string' ? e : `${e.label}: ${e.value}`);
 

@@ -1,4 +1,5 @@
-import type { Cause, RuleContext } from './remediation-types.ts';
+import type { RuleContext } from './remediation-types.ts';
+import type { Cause } from './remediation-schemas.ts';
 
 const BODY_PREVIEW_CHARS = 200;
 

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store-types.ts';
-import type { Analysis } from './remediation-types.ts';
+import type { Analysis } from './remediation-schemas.ts';
 
 /** The stored form: the analysis without `cached`, which describes the answer, not the analysis. */
 export type StoredAnalysis = Omit<Analysis, 'cached'>;

@@ -1,18 +1,12 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import { explainText } from './explain-text.ts';
 import type { RemediationService } from './remediation-service.ts';
 import { AnalysisSchema, AnalyzeBody, AnalyzeParams, AnalyzeQuery, ExplainQuery } from './remediation-schemas.ts';
 
-type Params = z.output<typeof AnalyzeParams>;
-
 export function remediationRoutes(remediation: RemediationService): RouteSpec[] {
-  const notEligible = {
-    status: 409,
-    description: 'NOT_ELIGIBLE: the log passed verification and no replay or forward of it failed.',
-  };
+  const notEligible = { 409: 'NOT_ELIGIBLE: the log passed verification and no replay or forward of it failed.' };
   return [
-    route<Params, z.output<typeof AnalyzeQuery>, z.output<typeof AnalyzeBody>>({
+    route({
       method: 'post',
       path: '/api/webhooks/logs/:logId/analyze',
       summary: 'Explain why a delivery (or its replay) failed; stored once, answered from the store unless refresh',
@@ -21,32 +15,28 @@ export function remediationRoutes(remediation: RemediationService): RouteSpec[] 
       query: AnalyzeQuery,
       body: AnalyzeBody,
       bodyOptional: true,
-      responses: [{ status: 200, description: 'The analysis', data: AnalysisSchema }, notEligible],
+      responses: { 200: { description: 'The analysis', data: AnalysisSchema } },
+      errors: notEligible,
       handler: async ({ account, params, query, body }) => ({
         data: await remediation.analyze(account, params.logId, {
           refresh: (query.refresh ?? false) || (body.refresh ?? false),
         }),
       }),
     }),
-    route<Params, z.output<typeof ExplainQuery>>({
+    route({
       method: 'get',
       path: '/api/cli/explain/:logId',
       summary: 'The same analysis for terminals: JSON by default, plain text with format=text',
       tag: 'Remediation',
       params: AnalyzeParams,
       query: ExplainQuery,
-      responses: [
-        {
-          status: 200,
-          description: 'The analysis (format=text: text/plain, not enveloped)',
-          data: AnalysisSchema,
-          text: true,
-        },
-        notEligible,
-      ],
+      responses: {
+        200: { description: 'The analysis (format=text: text/plain, not enveloped)', data: AnalysisSchema, text: true },
+      },
+      errors: notEligible,
       handler: async ({ account, params, query }) => {
         const analysis = await remediation.analyze(account, params.logId, { refresh: query.refresh ?? false });
-        if (query.format === 'text') return { data: explainText(analysis), contentType: 'text/plain; charset=utf-8' };
+        if (query.format === 'text') return { text: explainText(analysis) };
         return { data: analysis };
       },
     }),

@@ -1,14 +1,15 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import type { EndpointRecord } from '../endpoints/endpoint-types.ts';
 import { ConflictError } from '../errors/app-errors.ts';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 import { replayFailed, type ReplayReader } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import { runRules } from './analyzer.ts';
 import { askLlm, type LlmConfig } from './llm-client.ts';
 import { LLM_SYSTEM_PROMPT, llmFacts } from './llm-prompt.ts';
 import type { RemediationRepository, StoredAnalysis } from './remediation-repository.ts';
-import type { Analysis, ReceiverLimitsForRules, RuleContext } from './remediation-types.ts';
+import type { ReceiverLimitsForRules, RuleContext } from './remediation-types.ts';
+import type { Analysis } from './remediation-schemas.ts';
 
 export interface RemediationServiceDeps {
   repo: RemediationRepository;

@@ -1,22 +1,25 @@
-import type { LogVerification } from '../logs/log-types.ts';
+import type { LogVerification } from '../logs/logs-schemas.ts';
 import type { VerificationScheme } from '../receiver/verifiers/verifier-types.ts';
 import type { ReplayRecord } from '../replay/replay-types.ts';
+import type { Cause } from './remediation-schemas.ts';
 
-export type CauseCode =
-  | 'previous_secret'
-  | 'wrong_secret'
-  | 'encoding_mismatch'
-  | 'body_modified'
-  | 'timestamp_skew'
-  | 'wrong_provider'
-  | 'wrong_header_name'
-  | 'payload_too_large'
-  | 'receiver_refused'
-  | 'target_unreachable'
-  | 'target_timeout'
-  | 'target_rejected_signature'
-  | 'target_error'
-  | 'unsafe_sub_path';
+export const CAUSE_CODES = [
+  'previous_secret',
+  'wrong_secret',
+  'encoding_mismatch',
+  'body_modified',
+  'timestamp_skew',
+  'wrong_provider',
+  'wrong_header_name',
+  'payload_too_large',
+  'receiver_refused',
+  'target_unreachable',
+  'target_timeout',
+  'target_rejected_signature',
+  'target_error',
+  'unsafe_sub_path',
+] as const;
+export type CauseCode = (typeof CAUSE_CODES)[number];
 
 /** The receiver's limits, so a refusal is explained with the setting that caused it. */
 export interface ReceiverLimitsForRules {
@@ -26,40 +29,8 @@ export interface ReceiverLimitsForRules {
   maxInFlightBodyBytes: number;
 }
 
-/** A fact shown to the user: a sentence, or a labelled value (a header, a number of seconds...). */
-export type Evidence = string | { label: string; value: string };
-
-export interface Snippets {
-  node: string;
-  python: string;
-}
-
-/** What a rule proves (or, at lower confidence, suspects). */
-export interface Cause {
-  code: CauseCode;
-  title: string;
-  /** 0..1: ~0.95 when recomputed signatures prove it, lower when it is the best remaining explanation. */
-  confidence: number;
-  evidence: Evidence[];
-  steps: string[];
-  snippets: Snippets;
-}
-
 /** A cause as a rule returns it; the service attaches the endpoint's snippets. */
 export type RuleCause = Omit<Cause, 'snippets'>;
-
-export interface Analysis {
-  logId: string;
-  summary: string;
-  causes: Cause[];
-  engine: 'rules' | 'rules+llm';
-  /** The LLM's prose, when one is configured and answered. */
-  explanation?: string;
-  /** Why the configured LLM added nothing (the rules' analysis stands). */
-  llmError?: string;
-  createdAt: string;
-  cached: boolean;
-}
 
 /** Everything a rule may look at; plain data so rules are pure and tested without an engine. */
 export interface RuleContext {

@@ -1,5 +1,5 @@
 import { DEFAULT_HMAC_HEADER } from '../receiver/verifiers/hmac-sha256-verifier.ts';
-import type { Snippets } from './remediation-types.ts';
+import type { Snippets } from './remediation-schemas.ts';
 
 /**
  * A minimal, correct verification handler for the endpoint's scheme, in Node

@@ -12,7 +12,8 @@ import { send as httpSend, type SendInput, type SendResult } from './http-sender
 import { joinSubPath, UnsafeSubPathError } from './join-sub-path.ts';
 import { buildHeaders } from './outgoing-request.ts';
 import type { ReplayService } from './replay-service.ts';
-import type { ForwardState, ForwardStatus, ReplayFailure } from './replay-types.ts';
+import type { ForwardState, ReplayFailure } from './replay-types.ts';
+import type { ForwardStatus } from './replay-schemas.ts';
 
 export interface ForwarderDeps {
   queue: ForwardQueueRepository;

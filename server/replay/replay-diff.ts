@@ -2,41 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import { createTwoFilesPatch, diffLines } from 'diff';
 import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
-import type { ReplayFailure, StoredReplay } from './replay-types.ts';
+import type { ReplayDiff } from './replay-schemas.ts';
+import type { StoredReplay } from './replay-types.ts';
 
-export interface ReplaySide {
-  id: string;
-  targetUrl: string;
-  method: string;
-  status: number | null;
-  error: ReplayFailure | null;
-  createdAt: string;
-  truncated: boolean;
-}
-
-export interface ReplayDiff {
-  a: ReplaySide;
-  b: ReplaySide;
-  /** Same status, headers and body. */
-  identical: boolean;
-  status: { a: number | null; b: number | null; changed: boolean };
-  /** What changed from a to b; names lower-case, repeated headers joined with ", ". */
-  headers: {
-    added: { name: string; value: string }[];
-    removed: { name: string; value: string }[];
-    changed: { name: string; a: string; b: string }[];
-  };
-  body: {
-    changed: boolean;
-    /** `json`: both bodies parsed and were pretty-printed before diffing; `binary`: compared as bytes only. */
-    format: 'json' | 'text' | 'binary';
-    /** Unified diff (empty when unchanged or binary). */
-    patch: string;
-    /** diffLines' change list, for a side-by-side view. */
-    changes: { value: string; added: boolean; removed: boolean; count: number }[];
-    sizes: { a: number; b: number };
-  };
-}
+type ReplaySide = ReplayDiff['a'];
 
 /** Status, header and body differences of two responses (b compared with a). */
 export function diffReplays(a: StoredReplay, b: StoredReplay): ReplayDiff {

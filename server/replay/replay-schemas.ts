@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HEADER_NAME, queryInt } from '../http/schemas.ts';
 import { COMPUTED_HEADERS } from './outgoing-request.ts';
+import { FORWARD_STATES, REPLAY_TRIGGERS } from './replay-types.ts';
 
 export const REPLAY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const MAX_TIMEOUT_MS = 120_000;
@@ -112,9 +113,9 @@ const replayId = (field: 'a' | 'b') =>
 
 export const DiffQuery = z.object({ a: replayId('a'), b: replayId('b') });
 
-// ---- Response shapes (OpenAPI)
+// ---- Response shapes: the wire types below are inferred from them (one source).
 
-const Failure = z.object({ code: z.string(), message: z.string() }).nullable();
+const Failure = z.strictObject({ code: z.string(), message: z.string() }).nullable();
 const Pairs = z.array(z.tuple([z.string(), z.string()]));
 
 export const HistoryEntrySchema = z
@@ -127,13 +128,14 @@ export const HistoryEntrySchema = z
     status: z.number().nullable(),
     responseTime: z.number(),
     error: Failure,
-    trigger: z.enum(['manual', 'forward']),
+    trigger: z.enum(REPLAY_TRIGGERS),
     createdAt: z.string(),
   })
   .meta({ id: 'ReplayHistoryEntry' });
 
 export const ReplayDetailSchema = HistoryEntrySchema.extend({
   requestHeaders: Pairs,
+  /** Lower-case names; a header sent more than once is an array. */
   responseHeaders: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
   responseRawHeaders: Pairs,
   responseBody: z.string(),
@@ -141,9 +143,9 @@ export const ReplayDetailSchema = HistoryEntrySchema.extend({
   truncated: z.boolean(),
 }).meta({ id: 'ReplayDetail' });
 
-export const HistorySchema = z.object({ history: z.array(HistoryEntrySchema), total: z.number() });
+export const HistorySchema = z.strictObject({ history: z.array(HistoryEntrySchema), total: z.number() });
 
-const Side = z.object({
+const Side = z.strictObject({
   id: z.string(),
   targetUrl: z.string(),
   method: z.string(),
@@ -153,22 +155,28 @@ const Side = z.object({
   truncated: z.boolean(),
 });
 
-export const DiffSchema = z.object({
+export const DiffSchema = z.strictObject({
   a: Side,
   b: Side,
-  identical: z.boolean(),
-  status: z.object({ a: z.number().nullable(), b: z.number().nullable(), changed: z.boolean() }),
-  headers: z.object({
-    added: z.array(z.object({ name: z.string(), value: z.string() })),
-    removed: z.array(z.object({ name: z.string(), value: z.string() })),
-    changed: z.array(z.object({ name: z.string(), a: z.string(), b: z.string() })),
-  }),
-  body: z.object({
+  identical: z.boolean().meta({ description: 'Same status, headers and body.' }),
+  status: z.strictObject({ a: z.number().nullable(), b: z.number().nullable(), changed: z.boolean() }),
+  headers: z
+    .strictObject({
+      added: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+      removed: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+      changed: z.array(z.strictObject({ name: z.string(), a: z.string(), b: z.string() })),
+    })
+    .meta({ description: 'What changed from a to b; names lower-case, repeated headers joined with ", ".' }),
+  body: z.strictObject({
     changed: z.boolean(),
-    format: z.enum(['json', 'text', 'binary']),
-    patch: z.string(),
-    changes: z.array(z.object({ value: z.string(), added: z.boolean(), removed: z.boolean(), count: z.number() })),
-    sizes: z.object({ a: z.number(), b: z.number() }),
+    format: z.enum(['json', 'text', 'binary']).meta({
+      description: 'json: both bodies parsed and were pretty-printed before diffing; binary: compared as bytes only.',
+    }),
+    patch: z.string().meta({ description: 'Unified diff (empty when unchanged or binary).' }),
+    changes: z.array(
+      z.strictObject({ value: z.string(), added: z.boolean(), removed: z.boolean(), count: z.number() }),
+    ),
+    sizes: z.strictObject({ a: z.number(), b: z.number() }),
   }),
 });
 
@@ -176,11 +184,17 @@ export const ForwardStatusSchema = z
   .object({
     endpointId: z.string(),
     forwardUrl: z.string().nullable(),
-    state: z.enum(['idle', 'delivering', 'retrying', 'disabled']),
+    state: z.enum(FORWARD_STATES),
     pending: z.number(),
     nextAttemptAt: z.string().nullable(),
-    lastError: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+    lastError: z.strictObject({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
     attempts: z.number(),
     lastDeliveredAt: z.string().nullable(),
   })
   .meta({ id: 'ForwardStatus' });
+
+export type ReplayHistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export type ReplayDetail = z.infer<typeof ReplayDetailSchema>;
+export type ReplayHistoryPage = z.infer<typeof HistorySchema>;
+export type ReplayDiff = z.infer<typeof DiffSchema>;
+export type ForwardStatus = z.infer<typeof ForwardStatusSchema>;

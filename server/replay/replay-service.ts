@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../errors/app-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 import { sign } from '../receiver/verifiers/signer-registry.ts';
 import type { Clock } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
@@ -17,7 +17,8 @@ import type { IdGenerator } from '../support/ids.ts';
 import type { ForwardQueueRepository } from './forward-queue-repository.ts';
 import { encodeBody, NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
 import { buildHeaders, headerValue, type HeaderOverrides } from './outgoing-request.ts';
-import { diffReplays, type ReplayDiff } from './replay-diff.ts';
+import { diffReplays } from './replay-diff.ts';
+import type { ReplayDiff } from './replay-schemas.ts';
 import type { ReplayRepository } from './replay-repository.ts';
 import { percentile } from '../support/percentile.ts';
 import {
@@ -25,14 +26,13 @@ import {
   replayFailed,
   type BodyEncoding,
   type HeaderPairs,
-  type ReplayDetail,
-  type ReplayHistoryEntry,
   type ReplayReader,
   type ReplayRecord,
   type ReplayStats,
   type ReplayTrigger,
   type StoredReplay,
 } from './replay-types.ts';
+import type { ReplayDetail, ReplayHistoryEntry } from './replay-schemas.ts';
 
 export interface ReplayInput {
   targetUrl: string;

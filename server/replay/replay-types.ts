@@ -5,9 +5,11 @@
  */
 import type { HeaderPairs } from '../logs/log-types.ts';
 import { isoTime } from '../support/clock.ts';
+import type { ReplayHistoryEntry } from './replay-schemas.ts';
 
 /** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
-export type ReplayTrigger = 'manual' | 'forward';
+export const REPLAY_TRIGGERS = ['manual', 'forward'] as const;
+export type ReplayTrigger = (typeof REPLAY_TRIGGERS)[number];
 
 /**
  * A forward not sent because the delivery's sub-path could lead outside the
@@ -75,20 +77,6 @@ export interface StoredReplay extends ReplayRecord {
   responseTruncated: boolean;
 }
 
-/** A history entry of the API. */
-export interface ReplayHistoryEntry {
-  id: string;
-  logId: string;
-  endpointId: string;
-  targetUrl: string;
-  method: string;
-  status: number | null;
-  responseTime: number;
-  error: ReplayFailure | null;
-  trigger: ReplayTrigger;
-  createdAt: string;
-}
-
 /** A history entry as the API shows it (replay history, `replay.completed` events, diagnose's recent replays). */
 export function historyEntry(r: ReplayRecord): ReplayHistoryEntry {
   return {
@@ -105,27 +93,5 @@ export function historyEntry(r: ReplayRecord): ReplayHistoryEntry {
   };
 }
 
-/** One replay with what was sent and the target's response (capped). */
-export interface ReplayDetail extends ReplayHistoryEntry {
-  requestHeaders: HeaderPairs;
-  /** Lower-case names; a header sent more than once is an array. */
-  responseHeaders: Record<string, string | string[]>;
-  responseRawHeaders: HeaderPairs;
-  responseBody: string;
-  bodyEncoding: BodyEncoding;
-  truncated: boolean;
-}
-
-export type ForwardState = 'idle' | 'delivering' | 'retrying' | 'disabled';
-
-export interface ForwardStatus {
-  endpointId: string;
-  forwardUrl: string | null;
-  state: ForwardState;
-  pending: number;
-  nextAttemptAt: string | null;
-  lastError: (ReplayFailure & { at: string }) | null;
-  /** Failed attempts at the item now at the head of the queue (0 once it is delivered). */
-  attempts: number;
-  lastDeliveredAt: string | null;
-}
+export const FORWARD_STATES = ['idle', 'delivering', 'retrying', 'disabled'] as const;
+export type ForwardState = (typeof FORWARD_STATES)[number];

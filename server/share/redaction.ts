@@ -1,4 +1,4 @@
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 
 export const REDACTED = '[redacted]';
 

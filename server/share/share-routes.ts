@@ -1,15 +1,12 @@
-import type { z } from 'zod';
 import { route, type RouteSpec } from '../http/route.ts';
 import { LogIdParams } from '../logs/logs-schemas.ts';
 import { CreateShareBody, RevokedShareSchema, ShareSchema } from './share-schemas.ts';
 import type { ShareService } from './share-service.ts';
 
-type Params = z.output<typeof LogIdParams>;
-
 export function shareRoutes(shares: ShareService): RouteSpec[] {
   const tag = 'Sharing';
   return [
-    route<Params, Record<string, never>, z.output<typeof CreateShareBody>>({
+    route({
       method: 'post',
       path: '/api/webhooks/:logId/share',
       summary: "Create the log's share link (replaces the previous one, which then answers 404)",
@@ -17,22 +14,20 @@ export function shareRoutes(shares: ShareService): RouteSpec[] {
       params: LogIdParams,
       body: CreateShareBody,
       bodyOptional: true,
-      responses: [{ status: 201, description: 'The link; the only time its token is shown', data: ShareSchema }],
+      responses: { 201: { description: 'The link; the only time its token is shown', data: ShareSchema } },
       handler: async ({ account, params, body }) => ({
         status: 201,
         data: await shares.create(account, params.logId, body),
       }),
     }),
-    route<Params>({
+    route({
       method: 'delete',
       path: '/api/webhooks/:logId/share',
       summary: "Revoke the log's share link",
       tag,
       params: LogIdParams,
-      responses: [
-        { status: 200, description: 'Revoked', data: RevokedShareSchema },
-        { status: 404, description: 'No such log, or it has no share link (SHARE_NOT_FOUND)' },
-      ],
+      responses: { 200: { description: 'Revoked', data: RevokedShareSchema } },
+      errors: { 404: 'No such log, or it has no share link (SHARE_NOT_FOUND)' },
       handler: async ({ account, params }) => ({ data: await shares.revoke(account, params.logId) }),
     }),
   ];

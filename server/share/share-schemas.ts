@@ -15,17 +15,28 @@ export const CreateShareBody = z.object({
     .meta({ description: 'Hide credential and signature header values; default true.' }),
 });
 
+// ---- Response shapes: the wire types below are inferred from them (one source).
+
+/** What POST /share answers; the only time the link (and so the token) is shown. */
 export const ShareSchema = z
-  .object({
+  .strictObject({
     logId: z.string(),
     url: z.string(),
     expiresAt: z.string(),
     expiresInHours: z.number(),
     redacted: z.boolean(),
-    localOnly: z.boolean(),
-    browserNotice: z.string().nullable(),
+    localOnly: z
+      .boolean()
+      .meta({ description: "No tunnel is online: the link points at this machine's receiver and works only here." }),
+    browserNotice: z.string().nullable().meta({
+      description:
+        'Set when browsers meet a warning page on the public URL (localtunnel): what the teammate must do, or the exports to use instead.',
+    }),
     createdAt: z.string(),
   })
   .meta({ id: 'Share' });
 
-export const RevokedShareSchema = z.object({ logId: z.string(), revoked: z.literal(true) });
+export const RevokedShareSchema = z.strictObject({ logId: z.string(), revoked: z.literal(true) });
+
+export type ShareView = z.infer<typeof ShareSchema>;
+export type RevokedShare = z.infer<typeof RevokedShareSchema>;

@@ -1,6 +1,6 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import { GoneError, NotFoundError } from '../errors/app-errors.ts';
-import type { LogDetail } from '../logs/log-types.ts';
+import type { LogDetail } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
@@ -8,7 +8,8 @@ import type { Random } from '../support/random.ts';
 import { redactDetail } from './redaction.ts';
 import type { ShareRepository } from './share-repository.ts';
 import { hashShareToken, isShareTokenShape, newShareToken } from './share-token.ts';
-import type { CreateShareInput, ShareRecord, ShareView } from './share-types.ts';
+import type { CreateShareInput, ShareRecord } from './share-types.ts';
+import type { ShareView } from './share-schemas.ts';
 
 export interface ShareServiceDeps {
   repo: ShareRepository;

@@ -1,28 +1,40 @@
 import { z } from 'zod';
 import { booleanLike, httpUrl } from '../http/schemas.ts';
 import { SUBDOMAIN_PATTERN } from './subdomain.ts';
+import { TUNNEL_STATES } from './tunnel-types.ts';
 
-export const TunnelStatusSchema = z.object({
-  state: z.enum(['disabled', 'connecting', 'online', 'offline', 'error']),
-  enabled: z.boolean(),
-  url: z.string().nullable().meta({ description: 'The public base URL while online, else null.' }),
-  since: z.string().meta({ description: 'When the current state began (ISO 8601).' }),
-  lastError: z
-    .string()
-    .nullable()
-    .meta({ description: 'The last problem, as a sentence (also set while online after a subdomain fallback).' }),
-  attempts: z.number().int().meta({ description: 'Connection attempts since the tunnel was enabled or last dropped.' }),
-  host: z.string().meta({ description: 'The localtunnel server.' }),
-  subdomain: z.string().nullable().meta({ description: 'The subdomain in use while online, else the one asked for.' }),
-  lastDeliveryAt: z
-    .string()
-    .nullable()
-    .meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
-  browserNotice: z
-    .string()
-    .nullable()
-    .meta({ description: 'While online through the public localtunnel service: what a browser visitor must do.' }),
-});
+/** What `GET /api/tunnel` answers and the `tunnel.status` event carries. */
+export const TunnelStatusSchema = z
+  .strictObject({
+    state: z.enum(TUNNEL_STATES),
+    enabled: z.boolean(),
+    url: z.string().nullable().meta({ description: 'The public base URL while online, else null.' }),
+    since: z.string().meta({ description: 'When the current state began (ISO 8601).' }),
+    lastError: z
+      .string()
+      .nullable()
+      .meta({ description: 'The last problem, as a sentence (also set while online after a subdomain fallback).' }),
+    attempts: z
+      .number()
+      .int()
+      .meta({ description: 'Connection attempts since the tunnel was enabled or last dropped.' }),
+    host: z.string().meta({ description: 'The localtunnel server.' }),
+    subdomain: z
+      .string()
+      .nullable()
+      .meta({ description: 'The subdomain in use while online, else the one asked for.' }),
+    lastDeliveryAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
+    browserNotice: z
+      .string()
+      .nullable()
+      .meta({ description: 'While online through the public localtunnel service: what a browser visitor must do.' }),
+  })
+  .meta({ id: 'TunnelStatus' });
+
+export type TunnelView = z.infer<typeof TunnelStatusSchema>;
 
 const subdomain = z
   .string({ error: 'subdomain must be a string or null.' })

@@ -10,24 +10,8 @@ import type { Random } from '../support/random.ts';
 import type { SubdomainMemory } from './subdomain-memory.ts';
 import { isPublicLocaltunnel, normalizeHost, randomSubdomain } from './subdomain.ts';
 import type { TunnelSupervisor } from './tunnel-supervisor.ts';
-import type { SupervisorStatus, TunnelState } from './tunnel-types.ts';
-
-/** What `GET /api/tunnel` answers and the `tunnel.status` event carries. */
-export interface TunnelView {
-  state: TunnelState;
-  enabled: boolean;
-  /** The public base URL while online, else null. */
-  url: string | null;
-  since: string;
-  lastError: string | null;
-  attempts: number;
-  host: string;
-  subdomain: string | null;
-  /** When the last delivery that came through the tunnel was stored. */
-  lastDeliveryAt: string | null;
-  /** Set while online through the public localtunnel service: what a browser visitor meets. */
-  browserNotice: string | null;
-}
+import type { TunnelView } from './tunnel-schemas.ts';
+import type { SupervisorStatus } from './tunnel-types.ts';
 
 export interface TunnelUpdate {
   enabled?: boolean;

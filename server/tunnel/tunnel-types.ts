@@ -9,7 +9,8 @@ import type { TunnelConfig } from '../config/config.ts';
  * - error: the tunnel server answered but refused (or answered something that is
  *   not a localtunnel server); the engine still retries with the same backoff.
  */
-export type TunnelState = 'disabled' | 'connecting' | 'online' | 'offline' | 'error';
+export const TUNNEL_STATES = ['disabled', 'connecting', 'online', 'offline', 'error'] as const;
+export type TunnelState = (typeof TUNNEL_STATES)[number];
 
 /** What one provider (localtunnel today) needs to open a tunnel. */
 export interface ExposeOptions {

@@ -8,7 +8,7 @@ import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import { DEFAULT_CONFIG, type TunnelConfig } from '../../server/config/config.ts';
 import type { EngineEvent } from '../../server/events/event-bus.ts';
 import { SeededRandom } from '../../server/support/random.ts';
-import type { TunnelView } from '../../server/tunnel/tunnel-service.ts';
+import type { TunnelView } from '../../server/tunnel/tunnel-schemas.ts';
 import { startServe } from '../helpers/cli-process.ts';
 import { closedPort } from '../helpers/closed-port.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-request.ts';

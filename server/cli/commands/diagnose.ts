@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Diagnosis, ProbeStep } from '../../diagnose/diagnose-types.ts';
+import type { Diagnosis, ProbeStep } from '../../diagnose/diagnose-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseUrlFlag } from '../parse-flags.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { EndpointView } from '../../endpoints/endpoint-types.ts';
+import type { EndpointView } from '../../endpoints/endpoints-schemas.ts';
 import {
   parseValidationType,
   requiresSecret,

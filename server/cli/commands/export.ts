@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EXPORT_FORMATS, type ExportResult } from '../../export/export-types.ts';
+import { EXPORT_FORMATS } from '../../export/export-types.ts';
+import type { ExportResult } from '../../export/export-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseUrlFlag } from '../parse-flags.ts';

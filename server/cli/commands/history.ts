@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ReplayHistoryEntry } from '../../replay/replay-types.ts';
+import type { ReplayHistoryEntry } from '../../replay/replay-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseIntFlag } from '../parse-flags.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LogDetail, LogPage, LogSummary } from '../../logs/log-types.ts';
+import type { LogDetail, LogPage, LogSummary } from '../../logs/logs-schemas.ts';
 import { LOG_STATUSES } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';

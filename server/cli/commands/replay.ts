@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
-import type { ReplayDetail } from '../../replay/replay-types.ts';
+import type { ReplayDetail } from '../../replay/replay-schemas.ts';
 import { MAX_TIMEOUT_MS, REPLAY_METHODS } from '../../replay/replay-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ShareView as Share } from '../../share/share-types.ts';
+import type { ShareView as Share } from '../../share/share-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { colorsFor, formatDateTime, printJson } from '../render.ts';

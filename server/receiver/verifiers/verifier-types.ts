@@ -1,17 +1,27 @@
-export type VerificationScheme =
-  'stripe' | 'github' | 'shopify' | 'slack' | 'standard_webhooks' | 'hmac_sha256' | 'none';
+export const VERIFICATION_SCHEMES = [
+  'stripe',
+  'github',
+  'shopify',
+  'slack',
+  'standard_webhooks',
+  'hmac_sha256',
+  'none',
+] as const;
+export type VerificationScheme = (typeof VERIFICATION_SCHEMES)[number];
 
-export type VerificationReason =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'no_matching_signature'
-  | 'timestamp_outside_tolerance'
-  | 'missing_secret'
+export const VERIFICATION_REASONS = [
+  'missing_header',
+  'malformed_header',
+  'no_matching_signature',
+  'timestamp_outside_tolerance',
+  'missing_secret',
   // The receiver stopped reading before verifying (it answered 413, 408 or 503).
-  | 'payload_too_large'
-  | 'request_timeout'
-  | 'body_timeout'
-  | 'server_busy';
+  'payload_too_large',
+  'request_timeout',
+  'body_timeout',
+  'server_busy',
+] as const;
+export type VerificationReason = (typeof VERIFICATION_REASONS)[number];
 
 export interface VerificationInput {
   /** The exact bytes received, never parsed. */

@@ -1,6 +1,7 @@
 import { replayFailed, type ReplayRecord } from '../../replay/replay-types.ts';
 import { isoTime } from '../../support/clock.ts';
-import type { Evidence, RuleContext } from '../remediation-types.ts';
+import type { RuleContext } from '../remediation-types.ts';
+import type { Evidence } from '../remediation-schemas.ts';
 
 /** Failed replays and forwards that match, newest first. */
 export const failedReplays = (ctx: RuleContext, match: (r: ReplayRecord) => boolean): ReplayRecord[] =>

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { DiagnoseService } from '../../../server/diagnose/diagnose-service.ts';
 import { NotFoundError } from '../../../server/errors/app-errors.ts';
-import type { LogDetail } from '../../../server/logs/log-types.ts';
+import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
 import type { ReplayReader, ReplayRecord } from '../../../server/replay/replay-types.ts';
 import { BaseUrls } from '../../../server/support/base-urls.ts';
 import { ManualClock } from '../../../server/support/clock.ts';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { buildCurl, printfEscaped, shellWord } from '../../../server/export/curl-builder.ts';
-import type { LogDetail } from '../../../server/logs/log-types.ts';
+import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
 
 // eslint-disable-next-line no-control-regex -- what must never be printed raw
 const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

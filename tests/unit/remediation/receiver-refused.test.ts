@@ -3,7 +3,8 @@ import { describe, test } from '../../helpers/node-test.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { payloadTooLargeRule } from '../../../server/remediation/rules/payload-too-large.ts';
 import { receiverRefusedRule } from '../../../server/remediation/rules/receiver-refused.ts';
-import type { Evidence, RuleContext } from '../../../server/remediation/remediation-types.ts';
+import type { RuleContext } from '../../../server/remediation/remediation-types.ts';
+import type { Evidence } from '../../../server/remediation/remediation-schemas.ts';
 import { context, hmacHex, SECRET } from './context.ts';
 
 const refused = (

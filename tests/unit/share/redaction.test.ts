@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from '../../helpers/node-test.ts';
-import type { LogDetail } from '../../../server/logs/log-types.ts';
+import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
 import { PROVIDER_SIGNATURE_HEADERS } from '../../../server/receiver/verifiers/provider-headers.ts';
 import { isSensitiveName, REDACTED, redactDetail, SENSITIVE_NAMES } from '../../../server/share/redaction.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
-import type { LogDetail } from '../../../server/logs/log-types.ts';
+import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
 import { renderSharePage } from '../../../server/share/share-html.ts';
 
 const log = (body: string): LogDetail => ({
