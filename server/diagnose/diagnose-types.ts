@@ -1,5 +1,5 @@
 import type { LogSummary } from '../logs/log-types.ts';
-import type { VerificationResult } from '../receiver/verifiers/verifier-types.ts';
+import type { VerificationResult } from '../signatures/verification.ts';
 import type { ReplayHistoryEntry } from '../replay/replay-types.ts';
 
 export interface ProbeTimeouts {

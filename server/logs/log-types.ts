@@ -1,4 +1,4 @@
-import type { VerificationResult } from '../receiver/verifiers/verifier-types.ts';
+import type { VerificationResult } from '../signatures/verification.ts';
 
 export type LogStatus = 'success' | 'failed';
 export const LOG_STATUSES = ['success', 'failed'] as const;

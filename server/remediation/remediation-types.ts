@@ -1,5 +1,5 @@
 import type { LogVerification } from '../logs/log-types.ts';
-import type { VerificationScheme } from '../receiver/verifiers/verifier-types.ts';
+import type { SchemeId } from '../signatures/scheme-ids.ts';
 import type { ReplayRecord } from '../replay/replay-types.ts';
 
 export type CauseCode =
@@ -83,7 +83,7 @@ export interface RuleContext {
   };
   endpoint: {
     id: string;
-    scheme: VerificationScheme;
+    scheme: SchemeId;
     /** The current secret (kind `current`); empty for unsigned endpoints. */
     secrets: { value: string; kind: 'current' | 'previous' }[];
     /** The secret a regenerate replaced, kept after its grace so an old sender can be recognised. */

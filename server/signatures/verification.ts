@@ -1,5 +1,4 @@
-export type VerificationScheme =
-  'stripe' | 'github' | 'shopify' | 'slack' | 'standard_webhooks' | 'hmac_sha256' | 'none';
+import type { SchemeId } from './scheme-ids.ts';
 
 export type VerificationReason =
   | 'missing_header'
@@ -28,7 +27,7 @@ export interface VerificationInput {
 }
 
 export interface VerificationResult {
-  scheme: VerificationScheme;
+  scheme: SchemeId;
   result: 'valid' | 'invalid' | 'skipped';
   /** null when valid or skipped. */
   reason: VerificationReason | null;
@@ -37,12 +36,7 @@ export interface VerificationResult {
   detail: string | null;
 }
 
-export interface Verifier {
-  readonly scheme: VerificationScheme;
-  verify(input: VerificationInput): VerificationResult;
-}
-
-export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'previous'): VerificationResult => ({
+export const valid = (scheme: SchemeId, matchedSecret: 'current' | 'previous'): VerificationResult => ({
   scheme,
   result: 'valid',
   reason: null,
@@ -50,11 +44,7 @@ export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'pr
   detail: null,
 });
 
-export const invalid = (
-  scheme: VerificationScheme,
-  reason: VerificationReason,
-  detail: string,
-): VerificationResult => ({
+export const invalid = (scheme: SchemeId, reason: VerificationReason, detail: string): VerificationResult => ({
   scheme,
   result: 'invalid',
   reason,
