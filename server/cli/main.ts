@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ValidationError } from '../errors/app-errors.ts';
 import { DataDirLockedError } from '../engine/data-dir-lock.ts';
-import { readVersion } from '../engine/version.ts';
+import { readVersion } from '../support/version.ts';
 import { ListenError } from '../http/listeners.ts';
 import { ApiError, EngineNotRunningError } from './api-client.ts';
 import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';

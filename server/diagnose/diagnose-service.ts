@@ -8,7 +8,7 @@ import { bodyBytes, originalUrl } from '../export/request-parts.ts';
 import type { LogDetail, LogSummary } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import { headerObject } from '../support/headers.ts';
-import { verify } from '../receiver/verifiers/verifier-registry.ts';
+import { verify } from '../signatures/registry.ts';
 import { historyEntry, type ReplayReader } from '../replay/replay-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';

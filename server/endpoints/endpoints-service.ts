@@ -7,7 +7,7 @@ import type { Random } from '../support/random.ts';
 import type { CreateEndpointInput, EndpointRecord, ReceiverEndpoint, UpdateEndpointInput } from './endpoint-types.ts';
 import type { EndpointView } from './endpoints-schemas.ts';
 import type { EndpointsRepository } from './endpoints-repository.ts';
-import { standardWebhooksKey } from '../receiver/verifiers/standard-webhooks-verifier.ts';
+import { schemeFor, SIGNATURE_SCHEMES } from '../signatures/registry.ts';
 import { hasTimestamp, requiresSecret, TIMESTAMPED_TYPES, type ValidationType } from './validation-types.ts';
 
 export interface EndpointsServiceDeps {
@@ -133,8 +133,10 @@ export class EndpointsService {
     requested: string | undefined,
   ): Promise<{ id: string; webhookSecret: string; previousSecretExpiresAt: string | null }> {
     const current = this.own(account, id);
-    if (current.validationType !== 'hmac_sha256') {
-      throw new ConflictError(notRegenerableReason(current.validationType), 'SECRET_NOT_REGENERABLE', {
+    // Only where Hookscope issues the secret: the others are issued by the sender.
+    const notRegenerable = schemeFor(current.validationType).secret.notRegenerable;
+    if (notRegenerable !== null) {
+      throw new ConflictError(notRegenerable, 'SECRET_NOT_REGENERABLE', {
         validationType: current.validationType,
       });
     }
@@ -223,13 +225,14 @@ export class EndpointsService {
   }
 }
 
-/** signatureHeader belongs to the generic HMAC scheme, toleranceSeconds to the schemes that sign a timestamp. */
+/** signatureHeader belongs to the schemes that let an endpoint name it (the generic HMAC), toleranceSeconds to those that sign a timestamp. */
 function checkSchemeOptions(
   type: ValidationType,
   input: { signatureHeader?: string | null; toleranceSeconds?: number | null },
 ): void {
-  if (input.signatureHeader != null && type !== 'hmac_sha256') {
-    throw new ValidationError(`signatureHeader applies only to hmac_sha256 endpoints (this one is ${type}).`, {
+  if (input.signatureHeader != null && !schemeFor(type).customSignatureHeader) {
+    const named = SIGNATURE_SCHEMES.filter((s) => s.customSignatureHeader).map((s) => s.id);
+    throw new ValidationError(`signatureHeader applies only to ${named.join(', ')} endpoints (this one is ${type}).`, {
       field: 'signatureHeader',
     });
   }
@@ -243,32 +246,6 @@ function checkSchemeOptions(
 
 /** A secret the scheme cannot derive a key from would make every delivery fail; refuse it up front. */
 function checkSecretFormat(type: ValidationType, secret: string): void {
-  if (type === 'standard_webhooks' && !standardWebhooksKey(secret)) {
-    throw new ValidationError(
-      'webhookSecret for standard_webhooks must be whsec_<base64> or plain base64 (padded, decoding to at least 1 byte), as the sender shows it.',
-      { field: 'webhookSecret' },
-    );
-  }
-}
-
-/** Why only hmac_sha256 secrets are ours to regenerate: the others are issued by the sender. */
-function notRegenerableReason(type: ValidationType): string {
-  const issuedBy = (where: string): string =>
-    `${where} issues this secret, so Hookscope cannot make a new one; roll it there and create an endpoint with the new secret.`;
-  switch (type) {
-    case 'stripe':
-      return issuedBy('Stripe (Dashboard > Developers > Webhooks, "Roll secret")');
-    case 'github':
-      return issuedBy("GitHub (the webhook's Secret field in the repository or organization settings)");
-    case 'shopify':
-      return issuedBy("Shopify (the app's client secret, or the store's webhook signing key)");
-    case 'slack':
-      return issuedBy("Slack (the app's Signing Secret under Basic Information)");
-    case 'standard_webhooks':
-      return issuedBy('The sending service (its webhook settings show the whsec_ secret)');
-    case 'none':
-      return 'Endpoints of validationType none check no signature and have no secret to regenerate.';
-    case 'hmac_sha256':
-      return 'hmac_sha256 secrets can be regenerated.';
-  }
+  const problem = schemeFor(type).secret.problem(secret);
+  if (problem !== null) throw new ValidationError(problem, { field: 'webhookSecret' });
 }

@@ -1,11 +1,11 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import { AppError, ConflictError } from '../errors/app-errors.ts';
-import { sign } from '../receiver/verifiers/signer-registry.ts';
+import { schemeFor } from '../signatures/registry.ts';
+import type { SamplePayload } from '../signatures/signature-scheme.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import type { EndpointRecord } from './endpoint-types.ts';
-import { samplePayload, type SamplePayload } from './sample-payloads.ts';
 import type { TestDeliveryResult } from './endpoints-schemas.ts';
 
 export interface TestDeliveryDeps {
@@ -39,20 +39,16 @@ export class TestDeliveryService {
     }
     const url = `${this.deps.urls.receiver}/webhook/${endpoint.id}`;
     const nowMs = this.deps.clock.now();
+    const scheme = schemeFor(endpoint.validationType);
     const sample =
       payload === undefined
-        ? samplePayload(endpoint.validationType, {
-            endpointId: endpoint.id,
-            nowMs,
-            random: this.deps.random,
-            receiverUrl: url,
-          })
+        ? scheme.samplePayload({ endpointId: endpoint.id, nowMs, random: this.deps.random, receiverUrl: url })
         : ownPayload(payload);
     const body = Buffer.from(sample.body, 'utf8');
     const signed =
-      endpoint.validationType === 'none' || !endpoint.secret
+      !scheme.secret.required || !endpoint.secret
         ? []
-        : sign(endpoint.validationType, {
+        : scheme.sign({
             body,
             secret: endpoint.secret,
             nowMs,

@@ -1,15 +1,10 @@
 import { ValidationError } from '../errors/app-errors.ts';
+import { schemeFor, SIGNATURE_SCHEMES } from '../signatures/registry.ts';
+import { SCHEME_IDS, type SchemeId } from '../signatures/scheme-ids.ts';
 
-export const VALIDATION_TYPES = [
-  'stripe',
-  'hmac_sha256',
-  'none',
-  'github',
-  'shopify',
-  'slack',
-  'standard_webhooks',
-] as const;
-export type ValidationType = (typeof VALIDATION_TYPES)[number];
+/** An endpoint's validationType is the id of the signature scheme that checks its deliveries. */
+export const VALIDATION_TYPES = SCHEME_IDS;
+export type ValidationType = SchemeId;
 
 // Keys are normalised: lower case, with '-', '_' and spaces removed.
 const ALIASES: Record<string, ValidationType> = {
@@ -53,14 +48,16 @@ export function parseValidationType(input: unknown): ValidationType {
 }
 
 export function requiresSecret(t: ValidationType): boolean {
-  return t !== 'none';
+  return schemeFor(t).secret.required;
 }
 
 /** The schemes that sign a timestamp, so a per-endpoint `toleranceSeconds` means something. */
-export const TIMESTAMPED_TYPES: readonly ValidationType[] = ['stripe', 'slack', 'standard_webhooks'];
+export const TIMESTAMPED_TYPES: readonly ValidationType[] = SIGNATURE_SCHEMES.filter((s) => s.timestamp !== null).map(
+  (s) => s.id,
+);
 
 export function hasTimestamp(t: ValidationType): boolean {
-  return TIMESTAMPED_TYPES.includes(t);
+  return schemeFor(t).timestamp !== null;
 }
 
 /** Alias spellings worth telling people about (docs, the OpenAPI description). */

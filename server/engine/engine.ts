@@ -60,13 +60,13 @@ import { IdGenerator } from '../support/ids.ts';
 import { openEngineLog, type EngineLog, type Logger } from '../support/logger.ts';
 import { faultReporter } from '../support/logger-faults.ts';
 import { cryptoRandom, type Random } from '../support/random.ts';
+import { readVersion } from '../support/version.ts';
 import { createTunnelService } from '../tunnel/create-tunnel.ts';
 import { tunnelRoutes } from '../tunnel/tunnel-routes.ts';
 import type { TunnelService } from '../tunnel/tunnel-service.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { describeModeChanges, tightenDataDir } from './data-dir-permissions.ts';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file.ts';
-import { readVersion } from './version.ts';
 
 export interface EngineDeps {
   clock?: Clock;

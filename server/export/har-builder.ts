@@ -1,5 +1,6 @@
 import type { LogDetail } from '../logs/logs-schemas.ts';
-import { bodyBytes, headerText } from './request-parts.ts';
+import { headerText } from '../support/header-text.ts';
+import { bodyBytes } from './request-parts.ts';
 
 export interface HarNameValue {
   name: string;

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 
 /**
@@ -44,13 +43,3 @@ export function originalUrl(receiverBase: string, d: Pick<LogDetail, 'endpointId
 /** The headers to send again, in received order and case. */
 export const replayableHeaders = (d: Pick<LogDetail, 'rawHeaders'>): [string, string][] =>
   d.rawHeaders.filter(([n]) => !isTransportHeader(n));
-
-/**
- * Node hands header values over as latin1 (one char per byte). When those bytes
- * are UTF-8 (the usual case for non-ASCII values), the UTF-8 reading is the text
- * that, written out in a UTF-8 shell or file, gives back the same bytes.
- */
-export function headerText(value: string): string {
-  const bytes = Buffer.from(value, 'latin1');
-  return isUtf8(bytes) ? bytes.toString('utf8') : value;
-}

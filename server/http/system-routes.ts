@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { VersionInfo } from '../engine/version.ts';
+import type { VersionInfo } from '../support/version.ts';
 import { route, type RouteSpec } from './route.ts';
 
 const VersionSchema = z

@@ -1,7 +1,8 @@
 import type { LogVerification } from './logs-schemas.ts';
 
-export type LogStatus = 'success' | 'failed';
-export const LOG_STATUSES = ['success', 'failed'] as const;
+import type { LogStatus } from './log-status.ts';
+
+export { LOG_STATUSES, type LogStatus } from './log-status.ts';
 
 export type QueryObject = Record<string, string | string[]>;
 export type HeaderPairs = [string, string][];

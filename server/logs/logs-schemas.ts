@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { queryInt } from '../http/schemas.ts';
-import { VERIFICATION_REASONS, VERIFICATION_SCHEMES } from '../receiver/verifiers/verifier-types.ts';
-import { LOG_STATUSES } from './log-types.ts';
+import { SCHEME_IDS } from '../signatures/scheme-ids.ts';
+import { VERIFICATION_REASONS } from '../signatures/verification.ts';
+import { LOG_STATUSES } from './log-status.ts';
 
 export const MAX_PAGE = 200;
 
@@ -25,7 +26,7 @@ const Headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]))
 
 export const VerificationSchema = z
   .strictObject({
-    scheme: z.enum(VERIFICATION_SCHEMES),
+    scheme: z.enum(SCHEME_IDS),
     result: z.enum(['valid', 'invalid', 'skipped']),
     reason: z.enum(VERIFICATION_REASONS).nullable().meta({ description: 'null when valid or skipped.' }),
     detail: z.string().nullable().meta({ description: 'A short sentence for people when verification failed.' }),

@@ -12,7 +12,7 @@ import { readBody, type BodyLimits } from './body-reader.ts';
 import type { DeliveryObserver, RejectionReason } from './delivery-observer.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { refusalFor } from './refusal.ts';
-import { verify } from './verifiers/verifier-registry.ts';
+import { verify } from '../signatures/registry.ts';
 import { parseWebhookUrl } from './webhook-path.ts';
 
 export interface ReceiverDeps {

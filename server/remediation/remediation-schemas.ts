@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanLike } from '../http/schemas.ts';
-import { CAUSE_CODES } from './remediation-types.ts';
+import { CAUSE_CODES } from './cause-codes.ts';
 
 export const AnalyzeParams = z.object({ logId: z.string().min(1).max(100) });
 

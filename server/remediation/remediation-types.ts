@@ -1,25 +1,9 @@
 import type { LogVerification } from '../logs/logs-schemas.ts';
-import type { VerificationScheme } from '../receiver/verifiers/verifier-types.ts';
+import type { SchemeId } from '../signatures/scheme-ids.ts';
 import type { ReplayRecord } from '../replay/replay-types.ts';
 import type { Cause } from './remediation-schemas.ts';
 
-export const CAUSE_CODES = [
-  'previous_secret',
-  'wrong_secret',
-  'encoding_mismatch',
-  'body_modified',
-  'timestamp_skew',
-  'wrong_provider',
-  'wrong_header_name',
-  'payload_too_large',
-  'receiver_refused',
-  'target_unreachable',
-  'target_timeout',
-  'target_rejected_signature',
-  'target_error',
-  'unsafe_sub_path',
-] as const;
-export type CauseCode = (typeof CAUSE_CODES)[number];
+export type { CauseCode } from './cause-codes.ts';
 
 /** The receiver's limits, so a refusal is explained with the setting that caused it. */
 export interface ReceiverLimitsForRules {
@@ -54,7 +38,7 @@ export interface RuleContext {
   };
   endpoint: {
     id: string;
-    scheme: VerificationScheme;
+    scheme: SchemeId;
     /** The current secret (kind `current`); empty for unsigned endpoints. */
     secrets: { value: string; kind: 'current' | 'previous' }[];
     /** The secret a regenerate replaced, kept after its grace so an old sender can be recognised. */

@@ -1,4 +1,4 @@
-import { DEFAULT_HMAC_HEADER } from '../receiver/verifiers/hmac-sha256-verifier.ts';
+import { DEFAULT_HMAC_HEADER } from '../signatures/hmac-sha256.ts';
 import type { Snippets } from './remediation-schemas.ts';
 
 /**

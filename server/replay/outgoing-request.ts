@@ -1,4 +1,4 @@
-import type { HeaderPairs } from './replay-types.ts';
+import type { HeaderPairs } from '../logs/log-types.ts';
 
 /**
  * Headers that describe one connection, not the message (RFC 9110 section 7.6.1),

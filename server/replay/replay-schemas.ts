@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HEADER_NAME, queryInt } from '../http/schemas.ts';
 import { COMPUTED_HEADERS } from './outgoing-request.ts';
-import { FORWARD_STATES, REPLAY_TRIGGERS } from './replay-types.ts';
+import { FORWARD_STATES, REPLAY_TRIGGERS } from './replay-states.ts';
 
 export const REPLAY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const MAX_TIMEOUT_MS = 120_000;

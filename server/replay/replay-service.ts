@@ -10,7 +10,7 @@ import {
 } from '../errors/app-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
-import { sign } from '../receiver/verifiers/signer-registry.ts';
+import { sign } from '../signatures/registry.ts';
 import type { Clock } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';

@@ -7,9 +7,9 @@ import type { HeaderPairs } from '../logs/log-types.ts';
 import { isoTime } from '../support/clock.ts';
 import type { ReplayHistoryEntry } from './replay-schemas.ts';
 
-/** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
-export const REPLAY_TRIGGERS = ['manual', 'forward'] as const;
-export type ReplayTrigger = (typeof REPLAY_TRIGGERS)[number];
+import type { ReplayTrigger } from './replay-states.ts';
+
+export type { ForwardState, ReplayTrigger } from './replay-states.ts';
 
 /**
  * A forward not sent because the delivery's sub-path could lead outside the
@@ -92,6 +92,3 @@ export function historyEntry(r: ReplayRecord): ReplayHistoryEntry {
     createdAt: isoTime(r.createdAt),
   };
 }
-
-export const FORWARD_STATES = ['idle', 'delivering', 'retrying', 'disabled'] as const;
-export type ForwardState = (typeof FORWARD_STATES)[number];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { headerText } from '../export/request-parts.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
+import { headerText } from '../support/header-text.ts';
 import { jsonShape } from '../support/json-shape.ts';
 import type { OpenedShare } from './share-service.ts';
 

@@ -4,7 +4,8 @@ import { LOG_STATUSES } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseIntFlag } from '../parse-flags.ts';
-import { bodyBytes, headerText } from '../../export/request-parts.ts';
+import { bodyBytes } from '../../export/request-parts.ts';
+import { headerText } from '../../support/header-text.ts';
 import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
 import { terminalSafe, type SafeText } from '../terminal-safe.ts';
 

@@ -7,7 +7,7 @@ import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { parseChoice, parseIntFlag, parseUrlFlag } from '../parse-flags.ts';
 import { colorsFor, printJson, renderTable, type Colors } from '../render.ts';
 import { terminalSafe } from '../terminal-safe.ts';
-import { headerText } from '../../export/request-parts.ts';
+import { headerText } from '../../support/header-text.ts';
 
 interface ReplayOptions extends ClientOptions {
   to?: string;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfigFile, resolveConfig, type ConfigInput, type EngineConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { startEngine, type Engine } from '../../engine/engine.ts';
-import { readVersion } from '../../engine/version.ts';
+import { readVersion } from '../../support/version.ts';
 import { openEngineLog } from '../../support/logger.ts';
 import { exitOnFatalErrors } from '../../support/logger-process.ts';
 import type { CliIO } from '../cli-output.ts';

@@ -1,5 +1,5 @@
-import { verify } from '../../receiver/verifiers/verifier-registry.ts';
-import type { VerificationInput, VerificationResult } from '../../receiver/verifiers/verifier-types.ts';
+import { verify } from '../../signatures/registry.ts';
+import type { VerificationInput, VerificationResult } from '../../signatures/verification.ts';
 import type { RuleContext } from '../remediation-types.ts';
 
 /** 100 years: a tolerance no timestamp falls outside, so a probe tests the signature alone. */
@@ -25,7 +25,7 @@ export function probe(ctx: RuleContext, change: Partial<VerificationInput> = {})
   try {
     return verify(ctx.endpoint.scheme, input);
   } catch {
-    // A scheme without a verifier in this build: nothing can be proven with it.
+    // A scheme that cannot read this input at all: nothing can be proven with it.
     return null;
   }
 }

@@ -1,4 +1,4 @@
-import { decodeSignature, DEFAULT_HMAC_HEADER } from '../../receiver/verifiers/hmac-sha256-verifier.ts';
+import { decodeSignature, DEFAULT_HMAC_HEADER } from '../../signatures/hmac-sha256.ts';
 import type { RuleCause, RuleContext } from '../remediation-types.ts';
 import { headerText, probe, signatureMatches } from './probe.ts';
 

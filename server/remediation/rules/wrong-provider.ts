@@ -1,4 +1,4 @@
-import { PROVIDER_SIGNATURE_HEADERS, providersPresent } from '../../receiver/verifiers/provider-headers.ts';
+import { providersPresent, signatureHeaderNames } from '../../signatures/registry.ts';
 import type { RuleCause, RuleContext } from '../remediation-types.ts';
 import { probe, signatureMatches } from './probe.ts';
 
@@ -12,7 +12,7 @@ export function wrongProviderRule(ctx: RuleContext): RuleCause[] {
   if (ctx.log.verification.reason !== 'missing_header') return [];
   const present = providersPresent(Object.keys(ctx.log.headers)).filter((p) => p !== ctx.endpoint.scheme);
   return present.map((provider) => {
-    const headers = PROVIDER_SIGNATURE_HEADERS[provider].filter((h) => h in ctx.log.headers);
+    const headers = signatureHeaderNames(provider, null).filter((h) => h in ctx.log.headers);
     const asOther = probe({ ...ctx, endpoint: { ...ctx.endpoint, scheme: provider, signatureHeader: null } });
     const verifies = signatureMatches(asOther);
     const evidence: RuleCause['evidence'] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
-import { stripeSignatureHeader } from '../../../server/receiver/verifiers/signing.ts';
+import { stripeSignatureHeader } from '../../../server/signatures/stripe.ts';
 import { runRules } from '../../../server/remediation/analyzer.ts';
 import { bodyModifiedRule } from '../../../server/remediation/rules/body-modified.ts';
 import { bodyVariants } from '../../../server/remediation/rules/body-variants.ts';

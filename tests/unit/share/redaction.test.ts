@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from '../../helpers/node-test.ts';
 import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
-import { PROVIDER_SIGNATURE_HEADERS } from '../../../server/receiver/verifiers/provider-headers.ts';
 import { isSensitiveName, REDACTED, redactDetail, SENSITIVE_NAMES } from '../../../server/share/redaction.ts';
+import { SIGNATURE_SCHEMES } from '../../../server/signatures/registry.ts';
 
 /** Names a user expects hidden, as headers or query parameters, in the spellings senders use. */
 const EXPECTED_SENSITIVE = [
@@ -90,8 +90,8 @@ test('ordinary names stay visible (exact entries do not match inside words)', ()
   for (const name of EXPECTED_VISIBLE) assert.equal(isSensitiveName(name), false, name);
 });
 
-test('every provider signature header the verifiers know is hidden', () => {
-  for (const header of Object.values(PROVIDER_SIGNATURE_HEADERS).flat())
+test('every provider signature header the signature schemes know is hidden', () => {
+  for (const header of SIGNATURE_SCHEMES.flatMap((s) => s.headers.signature))
     assert.equal(isSensitiveName(header), true, header);
 });
 

@@ -1,13 +1,9 @@
-import {
-  invalid,
-  valid,
-  headerValue,
-  type VerificationInput,
-  type VerificationResult,
-  type Verifier,
-} from './verifier-types.ts';
 import { decodeLooseBase64 } from './signature-encoding.ts';
-import { hmacSha256, sameBytes } from './signing.ts';
+import { hmacSha256, sameBytes } from './hmac.ts';
+import { genericSample } from './sample-payload.ts';
+import { anySecret } from './secret-rules.ts';
+import type { SignatureScheme } from './signature-scheme.ts';
+import { headerValue, invalid, valid } from './verification.ts';
 
 export const DEFAULT_HMAC_HEADER = 'X-Webhook-Signature';
 
@@ -24,9 +20,19 @@ export function decodeSignature(raw: string): Buffer | null {
   return decodeLooseBase64(value);
 }
 
-export const hmacSha256Verifier: Verifier = {
-  scheme: 'hmac_sha256',
-  verify(input: VerificationInput): VerificationResult {
+/**
+ * The generic scheme for senders that follow no provider: HMAC-SHA256 of the raw
+ * body with the secret, hex or base64, optional `sha256=`, in a header the endpoint
+ * may name. The one scheme whose secret Hookscope may generate and rotate.
+ */
+export const hmacSha256Scheme: SignatureScheme<'hmac_sha256'> = {
+  id: 'hmac_sha256',
+  headers: { writes: [DEFAULT_HMAC_HEADER], reads: [DEFAULT_HMAC_HEADER], signature: [DEFAULT_HMAC_HEADER] },
+  customSignatureHeader: true,
+  secret: { required: true, problem: anySecret, notRegenerable: null },
+  timestamp: null,
+
+  verify(input) {
     const name = input.signatureHeader ?? DEFAULT_HMAC_HEADER;
     const header = headerValue(input.headers, name);
     if (header === undefined) return invalid('hmac_sha256', 'missing_header', `The ${name} header is missing.`);
@@ -55,4 +61,10 @@ export const hmacSha256Verifier: Verifier = {
       `The ${name} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`,
     );
   },
+
+  sign: ({ body, secret, signatureHeader }) => [
+    [signatureHeader ?? DEFAULT_HMAC_HEADER, `sha256=${hmacSha256(secret, body).toString('hex')}`],
+  ],
+
+  samplePayload: (ctx) => genericSample(ctx, true),
 };

@@ -4,12 +4,13 @@ import { describe, test } from '../../helpers/node-test.ts';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { sign, type SignedHeaders } from '../../../server/receiver/verifiers/signer-registry.ts';
-import { verify } from '../../../server/receiver/verifiers/verifier-registry.ts';
-import type { VerificationInput, VerificationScheme } from '../../../server/receiver/verifiers/verifier-types.ts';
+import { sign, verify } from '../../../server/signatures/registry.ts';
+import type { SignedHeaders } from '../../../server/signatures/signature-scheme.ts';
+import type { SchemeId } from '../../../server/signatures/scheme-ids.ts';
+import type { VerificationInput } from '../../../server/signatures/verification.ts';
 
 const BODY = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'test.event', data: { amount: 1200, note: 'é ☃' } }));
-const SECRETS: Record<VerificationScheme, string> = {
+const SECRETS: Record<SchemeId, string> = {
   stripe: 'whsec_stripe_unit_secret',
   github: 'github unit secret',
   shopify: 'shopify-unit-secret',
@@ -18,11 +19,11 @@ const SECRETS: Record<VerificationScheme, string> = {
   hmac_sha256: 'generic-unit-secret',
   none: '',
 };
-const SCHEMES = Object.keys(SECRETS) as VerificationScheme[];
+const SCHEMES = Object.keys(SECRETS) as SchemeId[];
 
 const headersOf = (signed: SignedHeaders): Record<string, string> =>
   Object.fromEntries(signed.map(([n, v]) => [n.toLowerCase(), v]));
-const signNow = (scheme: VerificationScheme, extra: { messageId?: string; signatureHeader?: string } = {}) =>
+const signNow = (scheme: SchemeId, extra: { messageId?: string; signatureHeader?: string } = {}) =>
   sign(scheme, {
     body: BODY,
     secret: SECRETS[scheme],
@@ -32,7 +33,7 @@ const signNow = (scheme: VerificationScheme, extra: { messageId?: string; signat
   });
 
 const input = (
-  scheme: VerificationScheme,
+  scheme: SchemeId,
   headers: Record<string, string>,
   over: Partial<VerificationInput> = {},
 ): VerificationInput => ({

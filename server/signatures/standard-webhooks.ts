@@ -1,14 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { decodeCanonicalBase64 } from './signature-encoding.ts';
-import { hmacSha256Key, sameBytes } from './signing.ts';
-import { checkTolerance } from './timestamp-tolerance.ts';
-import {
-  headerValue,
-  invalid,
-  valid,
-  type VerificationInput,
-  type VerificationResult,
-  type Verifier,
-} from './verifier-types.ts';
+import { hmacSha256Key, sameBytes } from './hmac.ts';
+import { jsonSample } from './sample-payload.ts';
+import { issuedBy } from './secret-rules.ts';
+import type { SignatureScheme, TimestampRules } from './signature-scheme.ts';
+import { checkTolerance, parseUnixSeconds } from './timestamp-tolerance.ts';
+import { headerValue, invalid, valid, type VerificationInput } from './verification.ts';
 
 export const STANDARD_WEBHOOKS_HEADERS = {
   id: 'webhook-id',
@@ -61,12 +58,6 @@ export function parseStandardSignatures(value: string): ParsedStandardSignatures
   return { v1, otherVersions };
 }
 
-/** Unix seconds, digits only. */
-export function parseStandardTimestamp(value: string): number | null {
-  const v = value.trim();
-  return /^\d{1,12}$/.test(v) ? Number(v) : null;
-}
-
 /** HMAC-SHA256 of `{id}.{timestamp}.{raw body}` with the decoded key. */
 export function standardWebhooksSignature(
   key: Buffer,
@@ -106,9 +97,39 @@ function pickHeaders(headers: VerificationInput['headers']): {
   return svix.id !== undefined || svix.timestamp !== undefined || svix.signature !== undefined ? svix : standard;
 }
 
-export const standardWebhooksVerifier: Verifier = {
-  scheme: 'standard_webhooks',
-  verify(input: VerificationInput): VerificationResult {
+const TIMESTAMP: TimestampRules = {
+  read: (headers) => {
+    const v = headerValue(headers, STANDARD_WEBHOOKS_HEADERS.timestamp) ?? headerValue(headers, SVIX_HEADERS.timestamp);
+    return v === undefined ? null : parseUnixSeconds(v);
+  },
+  // The specification and its reference library refuse a timestamp too old or too new.
+  future: true,
+};
+
+const SECRET_FORMAT =
+  'webhookSecret for standard_webhooks must be whsec_<base64> or plain base64 (padded, decoding to at least 1 byte), as the sender shows it.';
+
+/**
+ * Standard Webhooks (and Svix, its reference implementation): `v1,<base64>` entries
+ * over `{id}.{timestamp}.{body}`, keyed with the base64-decoded secret after `whsec_`.
+ */
+export const standardWebhooksScheme: SignatureScheme<'standard_webhooks'> = {
+  id: 'standard_webhooks',
+  headers: {
+    writes: [STANDARD_WEBHOOKS_HEADERS.id, STANDARD_WEBHOOKS_HEADERS.timestamp, STANDARD_WEBHOOKS_HEADERS.signature],
+    reads: [...Object.values(STANDARD_WEBHOOKS_HEADERS), ...Object.values(SVIX_HEADERS)],
+    signature: [STANDARD_WEBHOOKS_HEADERS.signature, SVIX_HEADERS.signature],
+  },
+  customSignatureHeader: false,
+  secret: {
+    required: true,
+    // A secret no key can be derived from would make every delivery fail; endpoints refuse it up front.
+    problem: (secret) => (standardWebhooksKey(secret) ? null : SECRET_FORMAT),
+    notRegenerable: issuedBy('The sending service (its webhook settings show the whsec_ secret)'),
+  },
+  timestamp: TIMESTAMP,
+
+  verify(input) {
     const { names, id, timestamp: rawTimestamp, signature } = pickHeaders(input.headers);
     const missing = [
       [names.id, id],
@@ -124,7 +145,7 @@ export const standardWebhooksVerifier: Verifier = {
         `The ${missing.join(', ')} header${missing.length > 1 ? 's are' : ' is'} missing; Standard Webhooks needs ${names.id}, ${names.timestamp} and ${names.signature}.`,
       );
     }
-    const timestamp = parseStandardTimestamp(rawTimestamp!);
+    const timestamp = parseUnixSeconds(rawTimestamp!);
     if (timestamp === null) {
       return invalid('standard_webhooks', 'malformed_header', `${names.timestamp} must be Unix seconds (digits only).`);
     }
@@ -168,9 +189,27 @@ export const standardWebhooksVerifier: Verifier = {
         `None of the ${parsed.v1.length} v1 signature(s) matches an HMAC-SHA256 of "{id}.{timestamp}.{body}" with the endpoint's secret.`,
       );
     }
-    // The specification and its reference library refuse a timestamp too old or too new.
-    return (
-      checkTolerance('standard_webhooks', input, timestamp, { future: true }) ?? valid('standard_webhooks', matched)
-    );
+    return checkTolerance('standard_webhooks', input, timestamp, TIMESTAMP) ?? valid('standard_webhooks', matched);
   },
+
+  sign: ({ body, secret, nowMs, messageId }) => {
+    const key = standardWebhooksKey(secret);
+    // Endpoints refuse such a secret on create, so this only guards against stored data from elsewhere.
+    if (!key)
+      throw new Error('standard_webhooks secret is not whsec_<base64> or base64; nothing can be signed with it.');
+    const id = messageId ?? `msg_${randomUUID().replace(/-/g, '')}`;
+    const timestamp = Math.floor(nowMs / 1000);
+    return [
+      [STANDARD_WEBHOOKS_HEADERS.id, id],
+      [STANDARD_WEBHOOKS_HEADERS.timestamp, String(timestamp)],
+      [STANDARD_WEBHOOKS_HEADERS.signature, standardWebhooksSignatureHeader(key, id, timestamp, body)],
+    ];
+  },
+
+  samplePayload: ({ endpointId, nowMs }) =>
+    jsonSample({
+      type: 'hookscope.test',
+      timestamp: new Date(nowMs).toISOString(),
+      data: { endpointId, message: 'A signed test webhook from Hookscope.' },
+    }),
 };

@@ -3,8 +3,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, test } from '../../helpers/node-test.ts';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { verify } from '../../../server/receiver/verifiers/verifier-registry.ts';
-import type { VerificationScheme } from '../../../server/receiver/verifiers/verifier-types.ts';
+import { verify } from '../../../server/signatures/registry.ts';
+import type { SchemeId } from '../../../server/signatures/scheme-ids.ts';
 import { acceptsAt } from '../../helpers/pinned-date.ts';
 
 /*
@@ -26,7 +26,7 @@ const BODY = '{"id":"evt_window","type":"test.event"}';
 const stripe = new Stripe('sk_test_unused');
 
 interface WindowCase {
-  scheme: VerificationScheme;
+  scheme: SchemeId;
   secret: string;
   checksFuture: boolean;
   headers(): Record<string, string>;

@@ -1,13 +1,4 @@
-export const VERIFICATION_SCHEMES = [
-  'stripe',
-  'github',
-  'shopify',
-  'slack',
-  'standard_webhooks',
-  'hmac_sha256',
-  'none',
-] as const;
-export type VerificationScheme = (typeof VERIFICATION_SCHEMES)[number];
+import type { SchemeId } from './scheme-ids.ts';
 
 export const VERIFICATION_REASONS = [
   'missing_header',
@@ -38,7 +29,7 @@ export interface VerificationInput {
 }
 
 export interface VerificationResult {
-  scheme: VerificationScheme;
+  scheme: SchemeId;
   result: 'valid' | 'invalid' | 'skipped';
   /** null when valid or skipped. */
   reason: VerificationReason | null;
@@ -47,12 +38,7 @@ export interface VerificationResult {
   detail: string | null;
 }
 
-export interface Verifier {
-  readonly scheme: VerificationScheme;
-  verify(input: VerificationInput): VerificationResult;
-}
-
-export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'previous'): VerificationResult => ({
+export const valid = (scheme: SchemeId, matchedSecret: 'current' | 'previous'): VerificationResult => ({
   scheme,
   result: 'valid',
   reason: null,
@@ -60,11 +46,7 @@ export const valid = (scheme: VerificationScheme, matchedSecret: 'current' | 'pr
   detail: null,
 });
 
-export const invalid = (
-  scheme: VerificationScheme,
-  reason: VerificationReason,
-  detail: string,
-): VerificationResult => ({
+export const invalid = (scheme: SchemeId, reason: VerificationReason, detail: string): VerificationResult => ({
   scheme,
   result: 'invalid',
   reason,

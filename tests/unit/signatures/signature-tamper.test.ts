@@ -4,8 +4,9 @@ import { describe, test } from '../../helpers/node-test.ts';
 import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { verify } from '../../../server/receiver/verifiers/verifier-registry.ts';
-import type { VerificationReason, VerificationScheme } from '../../../server/receiver/verifiers/verifier-types.ts';
+import { verify } from '../../../server/signatures/registry.ts';
+import type { SchemeId } from '../../../server/signatures/scheme-ids.ts';
+import type { VerificationReason } from '../../../server/signatures/verification.ts';
 import { acceptsAt } from '../../helpers/pinned-date.ts';
 
 /*
@@ -51,7 +52,7 @@ interface Made {
 
 interface SchemeCase {
   label: string;
-  scheme: VerificationScheme;
+  scheme: SchemeId;
   secret: string;
   signatureHeader: string | null;
   encoding: Encoding;

@@ -1,13 +1,13 @@
-import { invalid, type VerificationInput, type VerificationResult, type VerificationScheme } from './verifier-types.ts';
+import type { SchemeId } from './scheme-ids.ts';
+import type { TimestampRules } from './signature-scheme.ts';
+import { invalid, type VerificationInput, type VerificationResult } from './verification.ts';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export interface ToleranceRule {
-  /**
-   * Whether a timestamp ahead of now by more than the tolerance is refused.
-   * Standard Webhooks and Slack (absolute difference) refuse it; Stripe's SDK checks only age.
-   */
-  future: boolean;
+/** Unix seconds as a header carries them: digits only. */
+export function parseUnixSeconds(value: string): number | null {
+  const v = value.trim();
+  return /^\d{1,12}$/.test(v) ? Number(v) : null;
 }
 
 /**
@@ -16,10 +16,10 @@ export interface ToleranceRule {
  * exactly `tolerance` seconds away is still accepted. Answers null when within it.
  */
 export function checkTolerance(
-  scheme: VerificationScheme,
+  scheme: SchemeId,
   input: Pick<VerificationInput, 'toleranceSeconds' | 'nowMs'>,
   timestampSeconds: number,
-  rule: ToleranceRule,
+  rule: Pick<TimestampRules, 'future'>,
 ): VerificationResult | null {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const age = Math.floor(input.nowMs / 1000) - timestampSeconds;

@@ -1,16 +1,13 @@
 import { decodeLowerHex } from './signature-encoding.ts';
-import { hmacSha256, sameBytes } from './signing.ts';
-import {
-  headerValue,
-  invalid,
-  valid,
-  type VerificationInput,
-  type VerificationResult,
-  type Verifier,
-} from './verifier-types.ts';
+import { hmacSha256, sameBytes } from './hmac.ts';
+import { digits, jsonSample, uuid } from './sample-payload.ts';
+import { anySecret, issuedBy } from './secret-rules.ts';
+import type { SignatureScheme } from './signature-scheme.ts';
+import { headerValue, invalid, valid } from './verification.ts';
 
 export const GITHUB_SIGNATURE_HEADER = 'X-Hub-Signature-256';
-const LEGACY_SHA1_HEADER = 'x-hub-signature';
+/** Recognised (it says "GitHub" and why nothing verified), never accepted: SHA-1. */
+const LEGACY_SHA1_HEADER = 'X-Hub-Signature';
 
 /**
  * `sha256=<64 lower-case hex>`, exactly as GitHub sends it. GitHub's documented
@@ -27,9 +24,22 @@ export function githubSignatureHeader(secret: string, body: Buffer): string {
 }
 
 /** GitHub: HMAC-SHA256 of the raw body keyed with the secret's UTF-8 bytes; no timestamp. */
-export const githubVerifier: Verifier = {
-  scheme: 'github',
-  verify(input: VerificationInput): VerificationResult {
+export const githubScheme: SignatureScheme<'github'> = {
+  id: 'github',
+  headers: {
+    writes: [GITHUB_SIGNATURE_HEADER],
+    reads: [GITHUB_SIGNATURE_HEADER, LEGACY_SHA1_HEADER],
+    signature: [GITHUB_SIGNATURE_HEADER, LEGACY_SHA1_HEADER],
+  },
+  customSignatureHeader: false,
+  secret: {
+    required: true,
+    problem: anySecret,
+    notRegenerable: issuedBy("GitHub (the webhook's Secret field in the repository or organization settings)"),
+  },
+  timestamp: null,
+
+  verify(input) {
     const header = headerValue(input.headers, GITHUB_SIGNATURE_HEADER);
     if (header === undefined) {
       // Only the SHA-1 header: the webhook was configured (or proxied) without the SHA-256 one,
@@ -56,6 +66,38 @@ export const githubVerifier: Verifier = {
       'github',
       'no_matching_signature',
       `The ${GITHUB_SIGNATURE_HEADER} signature does not match an HMAC-SHA256 of the body with the endpoint's secret.`,
+    );
+  },
+
+  sign: ({ body, secret }) => [[GITHUB_SIGNATURE_HEADER, githubSignatureHeader(secret, body)]],
+
+  /** GitHub's ping, the first delivery a new webhook gets. */
+  samplePayload(ctx) {
+    const { random } = ctx;
+    const iso = new Date(ctx.nowMs).toISOString();
+    const hookId = digits(random, 9);
+    return jsonSample(
+      {
+        zen: 'Design for failure.',
+        hook_id: hookId,
+        hook: {
+          type: 'Repository',
+          id: hookId,
+          name: 'web',
+          active: true,
+          events: ['push', 'pull_request'],
+          config: { content_type: 'json', insecure_ssl: '0', url: ctx.receiverUrl },
+          created_at: iso,
+          updated_at: iso,
+        },
+        repository: { id: digits(random, 9), name: 'hello-world', full_name: 'octocat/hello-world', private: false },
+        sender: { login: 'octocat', id: 1, type: 'User' },
+      },
+      [
+        ['X-GitHub-Event', 'ping'],
+        ['X-GitHub-Delivery', uuid(random)],
+        ['X-GitHub-Hook-ID', String(hookId)],
+      ],
     );
   },
 };

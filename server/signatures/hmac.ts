@@ -12,19 +12,6 @@ export function hmacSha256Key(key: Buffer, ...parts: (Buffer | string)[]): Buffe
   return mac.digest();
 }
 
-export function hmacSha256Hex(secret: string, body: Buffer): string {
-  return hmacSha256(secret, body).toString('hex');
-}
-
-/** Stripe signs `"{t}." + raw body` with the whole `whsec_...` string as the key. */
-export function stripeSignature(secret: string, body: Buffer, timestampSeconds: number): Buffer {
-  return hmacSha256(secret, `${timestampSeconds}.`, body);
-}
-
-export function stripeSignatureHeader(secret: string, body: Buffer, timestampSeconds: number): string {
-  return `t=${timestampSeconds},v1=${stripeSignature(secret, body, timestampSeconds).toString('hex')}`;
-}
-
 /** Constant-time comparison that tolerates different lengths (they simply do not match). */
 export function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

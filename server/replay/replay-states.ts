@@ -1,0 +1,7 @@
+/** `manual`: a user asked (API, UI, CLI); `forward`: the endpoint's forwardUrl, as the delivery arrived. */
+export const REPLAY_TRIGGERS = ['manual', 'forward'] as const;
+export type ReplayTrigger = (typeof REPLAY_TRIGGERS)[number];
+
+/** An endpoint's forward queue: nothing to do, sending, waiting to retry, or no forwardUrl. */
+export const FORWARD_STATES = ['idle', 'delivering', 'retrying', 'disabled'] as const;
+export type ForwardState = (typeof FORWARD_STATES)[number];
