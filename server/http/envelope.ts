@@ -19,7 +19,8 @@ export interface MappedError {
 }
 
 /**
- * The one place that turns any thrown value into a status and the error envelope.
+ * The one place that turns any thrown value into a status, headers and the error envelope
+ * (an AppError brings its own headers: `Allow`, `Retry-After`).
  * Unknown errors become a generic 500 whose message reveals nothing internal.
  * Engine faults (see isEngineFault) go to `report`, which logs them and returns
  * an error id; the envelope carries it as `error.details.errorId` so the client's
@@ -31,11 +32,7 @@ export function mapError(err: unknown, report?: ReportFault): MappedError {
     const error: ErrorEnvelope['error'] = { code: err.code, message: err.message };
     if (err.details !== undefined) error.details = err.details;
     if (errorId !== undefined) error.details = { ...(isRecord(err.details) ? err.details : {}), errorId };
-    const headers: Record<string, string> = {};
-    if (err.status === 429 && isRecord(err.details) && typeof err.details.retryAfterSeconds === 'number') {
-      headers['retry-after'] = String(err.details.retryAfterSeconds);
-    }
-    return { status: err.status, body: { success: false, error }, headers };
+    return { status: err.status, body: { success: false, error }, headers: { ...err.headers } };
   }
   const bodyParser = mapBodyParserError(err);
   if (bodyParser) return bodyParser;

@@ -57,8 +57,8 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
     const json = wantsJson(req);
     const fail = (err: unknown): void => {
       const mapped = mapError(err, (e) => onError(e, requestContext(req, 'share')));
-      const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
-      if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
+      if (json)
+        send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), mapped.headers);
       else
         send(
           req,
@@ -66,7 +66,7 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
           mapped.status,
           'text/html; charset=utf-8',
           renderErrorPage(mapped.status, mapped.body.error.message),
-          extra,
+          mapped.headers,
         );
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
