@@ -3,7 +3,7 @@ import type { AccountContext } from '../auth/account-context.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
-import { mapError } from './envelope.ts';
+import { sendError } from './envelope.ts';
 import type { RouteSpec } from './route.ts';
 import { parseRequestPart } from './validate.ts';
 
@@ -34,8 +34,7 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
     next(new NotFoundError(`No route for ${req.method} ${req.path}.`, 'ROUTE_NOT_FOUND'));
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const mapped = mapError(err, (e) => deps.reportFault(e, requestContext(req, 'api')));
-    res.status(mapped.status).set(mapped.headers).json(mapped.body);
+    sendError(res, err, { report: (e) => deps.reportFault(e, requestContext(req, 'api')) });
   });
   return app;
 }
