@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../errors/app-errors.ts';
+import { ConfigError } from '../errors/config-error.ts';
 
 export const LOCAL_ACCOUNT = 'local';
 
@@ -19,6 +19,6 @@ export function accountIdFor(name: string): string {
 
 export function validateAccountName(name: string): void {
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
-    throw new ValidationError(`--user must be 1 to 64 letters, digits or . _ @ - (got "${name}").`, { field: 'user' });
+    throw new ConfigError(`--user must be 1 to 64 letters, digits or . _ @ - (got "${name}").`, '--user');
   }
 }

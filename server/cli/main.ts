@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ValidationError } from '../errors/app-errors.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { DataDirLockedError } from '../engine/data-dir-lock.ts';
 import { readVersion } from '../support/version.ts';
 import { ListenError } from '../http/listeners.ts';
@@ -59,7 +60,7 @@ function report(e: unknown, raw: CliIO): number {
     // Commander already printed its message; help and version are successes.
     return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  if (e instanceof UsageError || e instanceof ValidationError) {
+  if (e instanceof UsageError || e instanceof ConfigError || e instanceof ValidationError) {
     io.err(`hookscope: ${e.message}`);
     return EXIT.usage;
   }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ValidationError } from '../errors/app-errors.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { parseDuration } from './durations.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
 
@@ -389,7 +389,7 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     try {
       return parse(v);
     } catch (e) {
-      throw new ValidationError(`${name}: ${e instanceof Error ? e.message : String(e)}`, { source: name });
+      throw new ConfigError(`${name}: ${e instanceof Error ? e.message : String(e)}`, name);
     }
   };
   const envInt = (name: string, min: number, max: number) =>
@@ -409,15 +409,16 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   });
   const flags = input.flags ?? {};
   if (flags.tunnelHost !== undefined && !isHttpUrl(flags.tunnelHost)) {
-    throw new ValidationError(
+    throw new ConfigError(
       `--tunnel-host must be an absolute http:// or https:// URL (got "${flags.tunnelHost}").`,
-      { source: '--tunnel-host' },
+      '--tunnel-host',
     );
   }
   if (flags.subdomain !== undefined && !SUBDOMAIN_RE.test(flags.subdomain)) {
-    throw new ValidationError(`--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`, {
-      source: '--subdomain',
-    });
+    throw new ConfigError(
+      `--subdomain must be 4-63 lowercase letters and digits (got "${flags.subdomain}").`,
+      '--subdomain',
+    );
   }
 
   const envDuration = (name: string) => fromEnv(name, (v) => parseDuration(v, name));
@@ -496,15 +497,17 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
   if (!url) return null;
   const fromEnv = Boolean(env.HOOKSCOPE_LLM_URL);
   if (fromEnv && !/^https?:\/\/[^/]/.test(url)) {
-    throw new ValidationError(`HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`, {
-      source: 'HOOKSCOPE_LLM_URL',
-    });
+    throw new ConfigError(
+      `HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`,
+      'HOOKSCOPE_LLM_URL',
+    );
   }
   const model = env.HOOKSCOPE_LLM_MODEL || file?.model;
   if (!model) {
-    throw new ValidationError('HOOKSCOPE_LLM_MODEL: a model name is required when an LLM URL is set.', {
-      source: 'HOOKSCOPE_LLM_MODEL',
-    });
+    throw new ConfigError(
+      'HOOKSCOPE_LLM_MODEL: a model name is required when an LLM URL is set.',
+      'HOOKSCOPE_LLM_MODEL',
+    );
   }
   const apiKey = env.HOOKSCOPE_LLM_API_KEY || file?.apiKey;
   return {
@@ -531,10 +534,7 @@ function parseFile(file: unknown): FileConfig {
   const issue = r.error.issues[0]!;
   const where = issue.path.map(String).join('.') || '(top level)';
   const keys = issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(', ')}` : '';
-  throw new ValidationError(`config.json: ${where}${keys}: ${issue.message}`, {
-    source: 'config.json',
-    issues: r.error.issues,
-  });
+  throw new ConfigError(`config.json: ${where}${keys}: ${issue.message}`, 'config.json', r.error.issues);
 }
 
 /** `<dataDir>/config.json`, parsed; undefined when there is none. */
@@ -545,8 +545,6 @@ export async function loadConfigFile(dataDir: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new ValidationError(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, {
-      source: 'config.json',
-    });
+    throw new ConfigError(`${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`, 'config.json');
   }
 }

@@ -1,7 +1,12 @@
+/** Response headers an error needs (lower-case names), e.g. `allow` on a 405, `retry-after` on a 429. */
+export type ErrorHeaders = Readonly<Record<string, string>>;
+
 /**
  * The engine's typed errors. Services throw these; exactly one place
- * (server/http/error-mapper.ts) turns them into a status and the envelope.
+ * (server/http/envelope.ts) turns them into a status, headers and the envelope.
  * `code` is stable and meant for programs; `message` is a sentence for people.
+ * `headers` are set where the error is thrown, since only that code knows them
+ * (which methods a resource allows, when a sender may retry).
  */
 export class AppError extends Error {
   constructor(
@@ -9,6 +14,7 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    readonly headers: ErrorHeaders = {},
   ) {
     super(message);
     this.name = new.target.name;
@@ -57,16 +63,33 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** A sender too slow with its request; the connection closes after the answer. */
+export class RequestTimeoutError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(408, 'REQUEST_TIMEOUT', message, details, { connection: 'close' });
+  }
+}
+
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {
     super(415, 'UNSUPPORTED_MEDIA_TYPE', message);
   }
 }
 
-/** A sender over a rate limit; `retryAfterSeconds` becomes the Retry-After header. */
+/**
+ * A sender over a rate limit: `Retry-After` in seconds, and the same number as
+ * `details.retryAfterSeconds` for programs that read the body (docs/API.md).
+ */
 export class TooManyRequestsError extends AppError {
   constructor(message: string, retryAfterSeconds: number, code = 'RATE_LIMITED') {
-    super(429, code, message, { retryAfterSeconds });
+    super(429, code, message, { retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
+/** The receiver is holding as many body bytes as it allows; the sender may retry after `retryAfterSeconds`. */
+export class ServerBusyError extends AppError {
+  constructor(message: string, retryAfterSeconds: number, details?: unknown) {
+    super(503, 'SERVER_BUSY', message, details, { 'retry-after': String(retryAfterSeconds) });
   }
 }
 
@@ -77,12 +100,10 @@ export class StoreUnavailableError extends AppError {
   }
 }
 
+/** `allow` lists the methods the resource answers, e.g. `GET, HEAD`: the `Allow` header and `details.allow`. */
 export class MethodNotAllowedError extends AppError {
-  constructor(
-    message: string,
-    readonly allow: string,
-  ) {
-    super(405, 'METHOD_NOT_ALLOWED', message, { allow });
+  constructor(message: string, allow: string) {
+    super(405, 'METHOD_NOT_ALLOWED', message, { allow }, { allow });
   }
 }
 

@@ -3,7 +3,7 @@ import type { AccountContext } from '../auth/account-context.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
-import { mapError } from './envelope.ts';
+import { sendData, sendError, sendJson, sendText } from './envelope.ts';
 import type { RouteSpec } from './route.ts';
 import { parseRequestPart } from './validate.ts';
 
@@ -35,8 +35,7 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
     next(new NotFoundError(`No route for ${req.method} ${req.path}.`, 'ROUTE_NOT_FOUND'));
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const mapped = mapError(err, (e) => deps.reportFault(e, requestContext(req, 'api')));
-    res.status(mapped.status).set(mapped.headers).json(mapped.body);
+    sendError(res, err, { report: (e) => deps.reportFault(e, requestContext(req, 'api')) });
   });
   return app;
 }
@@ -51,19 +50,16 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
     : undefined;
   const result = await spec.handler({ params, query, body, account, req, res });
   if (spec.kind === 'stream' || result === undefined) return;
-  res.set('cache-control', 'no-store');
+  const status = result.status ?? 200;
   if (result.text !== undefined) {
-    res
-      .status(result.status ?? 200)
-      .type('text/plain; charset=utf-8')
-      .send(result.text);
+    sendText(res, status, result.text);
     return;
   }
   if (spec.raw) {
-    res.status(result.status ?? 200).json(result.data);
+    sendJson(res, status, result.data);
     return;
   }
-  res.status(result.status ?? 200).json({ success: true, data: result.data });
+  sendData(res, result.data, { status });
 }
 
 /** A body that is not JSON is a 415 naming what was sent, not a confusing "field is required". */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors/app-errors.ts';
-import { sendError, sendJson } from './envelope.ts';
+import { AppError, ForbiddenError, NotFoundError, RequestTimeoutError, ValidationError } from '../errors/app-errors.ts';
+import { rawErrorResponse, sendData, sendError } from './envelope.ts';
 import { isAllowedApiHost } from './host-check.ts';
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -82,7 +82,7 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       if (isShare(url) && o.share) return o.share(req, res);
       req.resume();
       if (url === '/healthz' || url.startsWith('/healthz?')) {
-        sendJson(res, 200, { success: true, data: { status: 'ok' } });
+        sendData(res, { status: 'ok' });
         return;
       }
       sendError(
@@ -140,13 +140,6 @@ function refuseUndecodable(req: IncomingMessage, res: ServerResponse): boolean {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Content Too Large',
-  431: 'Request Header Fields Too Large',
-};
-
 /**
  * Requests Node refuses before any handler runs (malformed, headers too large or
  * too slow) get the error envelope too, instead of Node's bare status line.
@@ -164,18 +157,19 @@ function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, code, message] =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request headers did not arrive in time.']
-        : err.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts.']
-          : [400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1.'];
-    const body = JSON.stringify({ success: false, error: { code, message } });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(rawErrorResponse(clientErrorFor(err.code)));
   });
+}
+
+function clientErrorFor(code: string | undefined): AppError {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new RequestTimeoutError('The request headers did not arrive in time.');
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError(431, 'HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts.');
+    default:
+      return new AppError(400, 'BAD_REQUEST', 'The request is not valid HTTP/1.1.');
+  }
 }
 
 function listen(server: Server, host: string, port: number, what: string, flag: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
-import { GoneError, NotFoundError, TooManyRequestsError } from '../errors/app-errors.ts';
-import { isEngineFault, sendError, sendJson } from '../http/envelope.ts';
+import { GoneError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors/app-errors.ts';
+import { sendData, sendError } from '../http/envelope.ts';
 import type { NewLog } from '../logs/log-types.ts';
 import type { LogVerification } from '../logs/logs-schemas.ts';
 import type { Clock } from '../support/clock.ts';
@@ -64,13 +64,7 @@ export class Receiver {
     this.receive(req, res).catch((e: unknown) => {
       // 4xx answers (404, 410, 429, 400) are news for the sender, not engine faults; only
       // faults are logged, with an id the 500 carries.
-      const report = (err: unknown): string => this.deps.onError(err, requestContext(req, 'receiver'));
-      if (!res.headersSent) {
-        sendError(res, e, report);
-      } else {
-        if (isEngineFault(e)) report(e);
-        res.destroy();
-      }
+      sendError(res, e, { report: (err) => this.deps.onError(err, requestContext(req, 'receiver')) });
     });
   }
 
@@ -156,26 +150,18 @@ export class Receiver {
         // would), while the discarded body is still arriving. Keeping it alive lets
         // the reader finish draining (bounded by size and time) before it closes.
         if (refusal.drains && !req.complete) res.shouldKeepAlive = true;
-        sendJson(
-          res,
-          refusal.status,
-          {
-            success: false,
-            error: { code: refusal.code, message: refusal.message, details: { logId, reason: refusal.reason } },
-          },
-          refusal.headers,
-        );
+        sendError(res, refusal.error(logId));
       } else if (status === 'failed') {
-        sendJson(res, 400, {
-          success: false,
-          error: {
-            code: 'SIGNATURE_VERIFICATION_FAILED',
-            message: `Signature verification failed (${verification.reason ?? 'invalid'})${verification.detail ? `: ${verification.detail}` : '.'}`,
-            details: { logId, reason: verification.reason },
-          },
-        });
+        sendError(
+          res,
+          new ValidationError(
+            `Signature verification failed (${verification.reason ?? 'invalid'})${verification.detail ? `: ${verification.detail}` : '.'}`,
+            { logId, reason: verification.reason },
+            'SIGNATURE_VERIFICATION_FAILED',
+          ),
+        );
       } else {
-        sendJson(res, 200, { success: true, data: { id: logId } });
+        sendData(res, { id: logId });
       }
     } finally {
       // Only the release function waits (not `read` and its body), so nothing large outlives the answer.

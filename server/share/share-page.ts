@@ -1,18 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MethodNotAllowedError } from '../errors/app-errors.ts';
-import { mapError } from '../http/envelope.ts';
+import { mapError, sendData, sendError } from '../http/envelope.ts';
 import type { RawHandler } from '../http/listeners.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { renderErrorPage, renderSharePage, SHARE_PAGE_CSP } from './share-html.ts';
 import type { OpenedShare, ShareService } from './share-service.ts';
 
-const SECURITY_HEADERS = {
+/** Every answer of a share link, page or JSON, success or error, carries these. */
+const SHARE_HEADERS = {
   'content-security-policy': SHARE_PAGE_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex, nofollow',
+  vary: 'Accept',
 };
 
 /**
@@ -27,23 +29,16 @@ function wantsJson(req: IncomingMessage): boolean {
   return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
 }
 
-function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: string,
-  extra: Record<string, string> = {},
-): void {
-  const payload = Buffer.from(body, 'utf8');
+function sendHtml(res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
+  const payload = Buffer.from(html, 'utf8');
   res.writeHead(status, {
-    ...SECURITY_HEADERS,
-    'content-type': type,
+    ...SHARE_HEADERS,
+    'content-type': 'text/html; charset=utf-8',
     'content-length': payload.length,
-    vary: 'Accept',
     ...extra,
   });
-  res.end(req.method === 'HEAD' ? undefined : payload);
+  // Node leaves the body out of an answer to HEAD.
+  res.end(payload);
 }
 
 /**
@@ -55,19 +50,12 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
   return (req: IncomingMessage, res: ServerResponse): void => {
     req.resume();
     const json = wantsJson(req);
+    const report = (e: unknown): string => onError(e, requestContext(req, 'share'));
+    // JSON errors are the API's envelope; the page shows the same status and message, and both carry the error's headers.
     const fail = (err: unknown): void => {
-      const mapped = mapError(err, (e) => onError(e, requestContext(req, 'share')));
-      const extra: Record<string, string> = err instanceof MethodNotAllowedError ? { allow: err.allow } : {};
-      if (json) send(req, res, mapped.status, 'application/json; charset=utf-8', JSON.stringify(mapped.body), extra);
-      else
-        send(
-          req,
-          res,
-          mapped.status,
-          'text/html; charset=utf-8',
-          renderErrorPage(mapped.status, mapped.body.error.message),
-          extra,
-        );
+      if (json) return sendError(res, err, { report, headers: SHARE_HEADERS });
+      const mapped = mapError(err, report);
+      sendHtml(res, mapped.status, renderErrorPage(mapped.status, mapped.body.error.message), mapped.headers);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       fail(new MethodNotAllowedError('Share links are read-only: use GET or HEAD.', 'GET, HEAD'));
@@ -80,9 +68,9 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
       .then((opened: OpenedShare) => {
         if (json) {
           const data = { ...opened.log, share: { expiresAt: opened.expiresAt, redacted: opened.redacted } };
-          send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ success: true, data }));
+          sendData(res, data, { headers: SHARE_HEADERS });
         } else {
-          send(req, res, 200, 'text/html; charset=utf-8', renderSharePage(opened));
+          sendHtml(res, 200, renderSharePage(opened));
         }
       })
       .catch(fail);
