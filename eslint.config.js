@@ -3,6 +3,27 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Import rules that keep server/ layered (see the Boundaries block below).
+const noExpress = {
+  group: ['express', 'express/*'],
+  message: 'Express belongs to server/http: routes declare a RouteSpec, handlers get a HandlerContext.',
+};
+const noForeignRepository = {
+  regex: String.raw`^\.\./.*-repository(\.ts)?$`,
+  message: "A repository is used only by its own feature's service (and wired in server/engine).",
+};
+const noStoreInternals = {
+  regex: String.raw`/store/(?!store-types\.ts$)[^/]+$`,
+  message: 'Only server/store/store-types.ts is public; the journal, worker and sql.js are store internals.',
+};
+const noShellOrUi = {
+  regex: String.raw`^electron(/.*)?$|(^|/)renderer/`,
+  message: 'The engine (server/) never imports the Electron shell or the renderer.',
+};
+const serverPatterns = [noExpress, noForeignRepository, noStoreInternals, noShellOrUi];
+// The composition root wires repositories and opens the store; the other rules still hold.
+const composition = [noExpress, noShellOrUi];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bin/**', 'scripts/**', '**/*.mjs', 'eslint.config.js'] },
   js.configs.recommended,
@@ -30,6 +51,24 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/require-await': 'off',
       'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  // Boundaries (docs/ARCHITECTURE.md): each feature reaches another only through its
+  // service or its declared types; Express stays in the http layer; the store's
+  // internals stay in the store; the engine never depends on the desktop shell or the UI.
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/engine/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: serverPatterns }] },
+  },
+  {
+    files: ['server/engine/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: composition }] },
+  },
+  {
+    files: ['server/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: serverPatterns.filter((p) => p !== noExpress) }],
     },
   },
   {
