@@ -8,7 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../errors/app-errors.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { LogUpdated } from '../logs/log-events.ts';
 import type { LogDetail } from '../logs/log-types.ts';
 import { sign } from '../receiver/verifiers/signer-registry.ts';
 import type { Clock } from '../support/clock.ts';
@@ -53,7 +53,14 @@ export interface ReplayServiceDeps {
   endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
   clock: Clock;
   ids: IdGenerator;
-  events: EventBus;
+  /**
+   * `replay.completed` and `log.updated` to the log's account. The engine passes
+   * its event bus, whose event map (server/events/event-map.ts) checks these signatures.
+   */
+  events: {
+    publish: ((accountId: string, type: 'replay.completed', data: ReplayHistoryEntry) => void) &
+      ((accountId: string, type: 'log.updated', data: LogUpdated) => void);
+  };
   /** The HTTP client; tests of the service alone may pass another. */
   send?: (input: SendInput) => Promise<SendResult>;
   /** Attempts kept per account (oldest evicted first). */
