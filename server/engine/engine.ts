@@ -180,6 +180,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       clock,
       random,
       browserNotice: () => tunnel.status().browserNotice,
+      events,
     });
     const endpoints: EndpointsService = new EndpointsService({
       repo: new EndpointsRepository(store),
@@ -197,6 +198,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         rateLimiter.forget(endpointId);
       },
       onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
+      events,
     });
     const forwardQueue = new ForwardQueueRepository(store);
     const replays: ReplayService = new ReplayService({
@@ -235,6 +237,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       },
       secretGraceMs: config.secretGraceMs,
       llm: config.remediation.llm,
+      events,
     });
     await accounts.init();
     await endpoints.init();

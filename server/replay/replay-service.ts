@@ -147,12 +147,21 @@ export class ReplayService implements ReplayReader {
     return { log, body: Buffer.from(log.body, log.bodyEncoding) };
   }
 
-  /** Stores an attempt (manual or forward) and tells live clients. */
+  /**
+   * Stores an attempt (manual or forward) and tells live clients. Every replay
+   * and every forward attempt comes through here, so this is where the log's
+   * replay or forward state changes.
+   */
   async record(r: StoredReplay): Promise<StoredReplay> {
     this.insertsSinceEviction = (this.insertsSinceEviction + 1) % EVICT_EVERY;
     await this.deps.repo.insert(r, this.insertsSinceEviction === 0 ? this.maxHistory : null);
     // The entry, not the detail: events are kept for resume, and response bodies would bloat that buffer.
     this.deps.events.publish(r.accountId, 'replay.completed', historyEntry(r));
+    this.deps.events.publish(r.accountId, 'log.updated', {
+      logId: r.logId,
+      endpointId: r.endpointId,
+      change: r.trigger === 'manual' ? 'replay' : 'forward',
+    });
     return r;
   }
 
