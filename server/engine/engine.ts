@@ -13,6 +13,7 @@ import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
 import { TestDeliveryService } from '../endpoints/test-delivery-service.ts';
 import { EventBus } from '../events/event-bus.ts';
+import { EVENT_SCHEMAS } from '../events/event-map.ts';
 import { EventStreamService } from '../events/event-stream-service.ts';
 import { eventsRoutes } from '../events/events-routes.ts';
 import { createApiApp } from '../http/api-app.ts';
@@ -287,7 +288,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     });
     let openapi: object | null = null;
     const routes: RouteSpec[] = [
-      ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
+      ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS))),
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
       ...eventsRoutes(eventStreams),

@@ -16,7 +16,7 @@ export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
       responses: [
         {
           status: 200,
-          description: 'An event stream that stays open',
+          description: 'An event stream that stays open; its events are the EngineEvent component (the event map)',
           contentType: 'text/event-stream',
           data: EventStreamSchema,
         },

@@ -16,8 +16,12 @@ const COMMON_ERRORS: Record<number, string> = {
   404: 'Unknown resource, or one that belongs to another account.',
 };
 
-/** Builds the OpenAPI 3.1 document from the same schemas that validate requests. */
-export function buildOpenApiDocument(routes: RouteSpec[], version: string): object {
+/**
+ * Builds the OpenAPI 3.1 document from the same schemas that validate requests.
+ * `schemas` are components no route body carries (the event map's `EngineEvent`);
+ * each names itself with `.meta({ id })`.
+ */
+export function buildOpenApiDocument(routes: RouteSpec[], version: string, schemas: z.ZodType[] = []): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const r of routes) {
@@ -55,7 +59,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): obje
       responses,
     });
   }
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const definitions = [...registry.definitions, ...schemas.map((schema) => ({ type: 'schema' as const, schema }))];
+  return new OpenApiGeneratorV31(definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Hookscope API',

@@ -202,4 +202,36 @@ describe('events published by the features on /api/events', () => {
     await mine.waitForText(/: heartbeat\n\n/, 10_000, mine.raw().length);
     assert.ok(!mine.raw().includes(aliceEndpoint) && !mine.raw().includes(aliceLog));
   });
+
+  test('the OpenAPI document describes the event map: EngineEvent, one component per event', async () => {
+    const doc = (await t.api('GET', '/api/openapi.json', { token: null })).body;
+    const schemas = doc.components.schemas;
+    const ref = (name: string) => `#/components/schemas/${name}`;
+    assert.deepEqual(schemas.EngineEvent.discriminator, {
+      propertyName: 'type',
+      mapping: {
+        'log.created': ref('LogCreatedEvent'),
+        'log.updated': ref('LogUpdatedEvent'),
+        'replay.completed': ref('ReplayCompletedEvent'),
+        'forward.updated': ref('ForwardUpdatedEvent'),
+        'endpoint.changed': ref('EndpointChangedEvent'),
+        'tunnel.status': ref('TunnelStatusEvent'),
+      },
+    });
+    // Payloads that are API responses too are the same components.
+    assert.deepEqual(schemas.LogCreatedEvent.properties.data, { $ref: ref('LogSummary') });
+    assert.deepEqual(schemas.ReplayCompletedEvent.properties.data, { $ref: ref('ReplayHistoryEntry') });
+    assert.deepEqual(schemas.ForwardUpdatedEvent.properties.data, { $ref: ref('ForwardStatus') });
+    assert.deepEqual(schemas.EndpointChanged.properties.change.enum, [
+      'created',
+      'updated',
+      'secret_regenerated',
+      'deleted',
+    ]);
+    assert.deepEqual(schemas.LogUpdated.properties.change.enum, ['analysis', 'share', 'replay', 'forward']);
+    assert.deepEqual(schemas.LogUpdated.required, ['logId', 'endpointId', 'change']);
+    const ok = doc.paths['/api/events'].get.responses['200'];
+    assert.match(ok.description, /EngineEvent/);
+    assert.match(ok.content['text/event-stream'].schema.description, /#\/components\/schemas\/EngineEvent/);
+  });
 });
