@@ -6,6 +6,7 @@ import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
 import type { CreateEndpointInput, EndpointRecord, ReceiverEndpoint, UpdateEndpointInput } from './endpoint-types.ts';
 import type { EndpointView } from './endpoints-schemas.ts';
+import type { EndpointChanged } from './endpoint-events.ts';
 import type { EndpointsRepository } from './endpoints-repository.ts';
 import { schemeFor, SIGNATURE_SCHEMES } from '../signatures/registry.ts';
 import { hasTimestamp, requiresSecret, TIMESTAMPED_TYPES, type ValidationType } from './validation-types.ts';
@@ -22,6 +23,11 @@ export interface EndpointsServiceDeps {
   onDelete: (accountId: string, endpointId: string) => Promise<void>;
   /** Told after an update was stored (the forward queue follows forwardUrl changes). */
   onUpdate?: (before: EndpointRecord, after: EndpointRecord) => Promise<void> | void;
+  /**
+   * `endpoint.changed` to the endpoint's account after each stored change. The
+   * engine passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
+   */
+  events: { publish: (accountId: string, type: 'endpoint.changed', data: EndpointChanged) => void };
 }
 
 /**
@@ -68,6 +74,7 @@ export class EndpointsService {
     };
     await this.deps.repo.insert(record);
     this.byId.set(record.id, record);
+    this.changed(record, 'created');
     return this.view(record);
   }
 
@@ -107,6 +114,7 @@ export class EndpointsService {
     };
     await this.deps.repo.update(next);
     this.byId.set(id, next);
+    this.changed(next, 'updated');
     await this.deps.onUpdate?.(current, next);
     return this.view(next);
   }
@@ -124,6 +132,7 @@ export class EndpointsService {
       this.byId.set(id, record);
       throw e;
     }
+    this.changed(record, 'deleted');
     return { id, deleted: true };
   }
 
@@ -153,6 +162,7 @@ export class EndpointsService {
     };
     await this.deps.repo.update(next);
     this.byId.set(id, next);
+    this.changed(next, 'secret_regenerated');
     return { id, webhookSecret: secret, previousSecretExpiresAt: expires === null ? null : isoTime(expires) };
   }
 
@@ -199,6 +209,11 @@ export class EndpointsService {
       toleranceSeconds: e.toleranceSeconds,
       forwardUrl: e.forwardUrl,
     };
+  }
+
+  /** Only the id and the kind of change: the secret must never reach an event (events are kept for resume). */
+  private changed(e: EndpointRecord, change: EndpointChanged['change']): void {
+    this.deps.events.publish(e.accountId, 'endpoint.changed', { endpointId: e.id, change });
   }
 
   private view(e: EndpointRecord): EndpointView {

@@ -13,6 +13,7 @@ import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
 import { EndpointsService } from '../endpoints/endpoints-service.ts';
 import { TestDeliveryService } from '../endpoints/test-delivery-service.ts';
 import { EventBus } from '../events/event-bus.ts';
+import { EVENT_SCHEMAS } from '../events/event-map.ts';
 import { EventStreamService } from '../events/event-stream-service.ts';
 import { eventsRoutes } from '../events/events-routes.ts';
 import { createApiApp } from '../http/api-app.ts';
@@ -180,6 +181,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       clock,
       random,
       browserNotice: () => tunnel.status().browserNotice,
+      events,
     });
     const endpoints: EndpointsService = new EndpointsService({
       repo: new EndpointsRepository(store),
@@ -197,6 +199,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         rateLimiter.forget(endpointId);
       },
       onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
+      events,
     });
     const forwardQueue = new ForwardQueueRepository(store);
     const replays: ReplayService = new ReplayService({
@@ -235,6 +238,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       },
       secretGraceMs: config.secretGraceMs,
       llm: config.remediation.llm,
+      events,
     });
     await accounts.init();
     await endpoints.init();
@@ -284,7 +288,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     });
     let openapi: OpenApiDocument | null = null;
     const routes: RouteSpec[] = [
-      ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version))),
+      ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS))),
       ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
       ...logsRoutes(logs),
       ...eventsRoutes(eventStreams),

@@ -1,18 +1,21 @@
+import type { EngineEventType, EventPayload } from './event-map.ts';
+
 /**
  * What the engine tells live clients (the UI and `hookscope tail`) over
- * `GET /api/events`. Every event belongs to one account and only reaches it.
+ * `GET /api/events`: one event of type `K`. Every event belongs to one account
+ * and only reaches it.
  */
-export type EngineEventType =
-  'log.created' | 'log.updated' | 'replay.completed' | 'forward.updated' | 'endpoint.changed' | 'tunnel.status';
-
-export interface EngineEvent {
+export interface EngineEventOf<K extends EngineEventType> {
   /** Increasing per engine run; the SSE `id:` field, used for `Last-Event-ID` resume. */
   id: number;
   accountId: string;
-  type: EngineEventType;
-  data: unknown;
+  type: K;
+  data: EventPayload<K>;
   at: number;
 }
+
+/** Any event, discriminated by `type` (narrowing on it types `data`). */
+export type EngineEvent = { [K in EngineEventType]: EngineEventOf<K> }[EngineEventType];
 
 export type EventListener = (event: EngineEvent) => void;
 
@@ -39,8 +42,11 @@ export class EventBus {
     this.now = opts.now ?? Date.now;
   }
 
-  publish(accountId: string, type: EngineEventType, data: unknown): EngineEvent {
-    const event: EngineEvent = { id: this.nextId++, accountId, type, data, at: this.now() };
+  /** Publishes to one account; `data` must match the event map's schema for `type`. */
+  publish<K extends EngineEventType>(accountId: string, type: K, data: EventPayload<K>): EngineEventOf<K> {
+    const typed: EngineEventOf<K> = { id: this.nextId++, accountId, type, data, at: this.now() };
+    // TypeScript cannot tell that EngineEventOf<K> for a generic K is a member of the union.
+    const event = typed as EngineEvent;
     this.recent.push(event);
     if (this.recent.length > this.historySize) this.recent.shift();
     for (const listener of [...(this.listeners.get(accountId) ?? [])]) {
@@ -50,11 +56,11 @@ export class EventBus {
         this.listeners.get(accountId)?.delete(listener);
       }
     }
-    return event;
+    return typed;
   }
 
   /** Publishes to every account that has listeners or history (tunnel status is engine-wide). */
-  broadcast(type: EngineEventType, data: unknown, accountIds: Iterable<string>): void {
+  broadcast<K extends EngineEventType>(type: K, data: EventPayload<K>, accountIds: Iterable<string>): void {
     for (const id of accountIds) this.publish(id, type, data);
   }
 

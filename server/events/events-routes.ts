@@ -13,7 +13,7 @@ export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
       query: EventsQuery,
       stream: {
         contentType: 'text/event-stream',
-        description: 'An event stream that stays open',
+        description: 'An event stream that stays open; its events are the EngineEvent component (the event map)',
         data: EventStreamSchema,
       },
       handler: async ({ account, query, req, res }) => {

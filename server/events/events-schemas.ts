@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGINE_EVENT_TYPES } from './event-map.ts';
 
 export const EventsQuery = z.object({
   lastEventId: z
@@ -10,6 +11,7 @@ export const EventsQuery = z.object({
 
 export const EventStreamSchema = z.string().meta({
   description:
-    'Server-sent events: `id: <n>`, `event: <type>` (log.created, log.updated, replay.completed, forward.updated, ' +
-    'endpoint.changed, tunnel.status) and `data: <json>` per event; a `: heartbeat` comment every 15 s.',
+    `Server-sent events: \`id: <n>\`, \`event: <type>\` (${ENGINE_EVENT_TYPES.join(', ')}) and \`data: <json>\` ` +
+    'per event; a `: heartbeat` comment every 15 s. The event map, each type with the schema of its data, is the ' +
+    '`EngineEvent` component (#/components/schemas/EngineEvent).',
 });

@@ -57,8 +57,12 @@ function successResponses(r: RouteSpec): Record<string, ResponseObject> {
   return out;
 }
 
-/** Builds the OpenAPI 3.1 document from the same schemas that validate requests and type handlers. */
-export function buildOpenApiDocument(routes: RouteSpec[], version: string): OpenApiDocument {
+/**
+ * Builds the OpenAPI 3.1 document from the same schemas that validate requests and type handlers.
+ * `schemas` are components no route body carries (the event map's `EngineEvent`);
+ * each names itself with `.meta({ id })`.
+ */
+export function buildOpenApiDocument(routes: RouteSpec[], version: string, schemas: z.ZodType[] = []): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const r of routes) {
@@ -82,7 +86,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string): Open
       responses,
     });
   }
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const definitions = [...registry.definitions, ...schemas.map((schema) => ({ type: 'schema' as const, schema }))];
+  return new OpenApiGeneratorV31(definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Hookscope API',

@@ -1,6 +1,7 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import type { EndpointRecord } from '../endpoints/endpoint-types.ts';
 import { ConflictError } from '../errors/app-errors.ts';
+import type { LogUpdated } from '../logs/log-events.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { replayFailed, type ReplayReader } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
@@ -24,6 +25,11 @@ export interface RemediationServiceDeps {
   secretGraceMs: number;
   /** Off (null) by default; the rules never depend on it. */
   llm: LlmConfig | null;
+  /**
+   * `log.updated` (change `analysis`) when an analysis is stored. The engine
+   * passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
+   */
+  events: { publish: (accountId: string, type: 'log.updated', data: LogUpdated) => void };
 }
 
 /** Replays looked at per analysis (the newest). */
@@ -62,6 +68,7 @@ export class RemediationService {
         : { ...analysis, llmError: answer.error };
     }
     await this.deps.repo.save(account.id, log.endpointId, analysis, createdAt);
+    this.deps.events.publish(account.id, 'log.updated', { logId, endpointId: log.endpointId, change: 'analysis' });
     return { ...analysis, cached: false };
   }
 

@@ -1,6 +1,5 @@
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
-import type { EventBus } from '../events/event-bus.ts';
 import type { QueryObject } from '../logs/log-types.ts';
 import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
@@ -19,7 +18,8 @@ export interface ForwarderDeps {
   queue: ForwardQueueRepository;
   replays: ReplayService;
   endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
-  events: EventBus;
+  /** `forward.updated` to the endpoint's account; the engine passes its event bus (typed by server/events/event-map.ts). */
+  events: { publish: (accountId: string, type: 'forward.updated', data: ForwardStatus) => void };
   clock: Clock;
   random: Random;
   ids: IdGenerator;

@@ -8,7 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../errors/app-errors.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { LogUpdated } from '../logs/log-events.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { sign } from '../signatures/registry.ts';
 import type { Clock } from '../support/clock.ts';
@@ -53,7 +53,14 @@ export interface ReplayServiceDeps {
   endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
   clock: Clock;
   ids: IdGenerator;
-  events: EventBus;
+  /**
+   * `replay.completed` and `log.updated` to the log's account. The engine passes
+   * its event bus, whose event map (server/events/event-map.ts) checks these signatures.
+   */
+  events: {
+    publish: ((accountId: string, type: 'replay.completed', data: ReplayHistoryEntry) => void) &
+      ((accountId: string, type: 'log.updated', data: LogUpdated) => void);
+  };
   /** The HTTP client; tests of the service alone may pass another. */
   send?: (input: SendInput) => Promise<SendResult>;
   /** Attempts kept per account (oldest evicted first). */
@@ -140,12 +147,21 @@ export class ReplayService implements ReplayReader {
     return { log, body: Buffer.from(log.body, log.bodyEncoding) };
   }
 
-  /** Stores an attempt (manual or forward) and tells live clients. */
+  /**
+   * Stores an attempt (manual or forward) and tells live clients. Every replay
+   * and every forward attempt comes through here, so this is where the log's
+   * replay or forward state changes.
+   */
   async record(r: StoredReplay): Promise<StoredReplay> {
     this.insertsSinceEviction = (this.insertsSinceEviction + 1) % EVICT_EVERY;
     await this.deps.repo.insert(r, this.insertsSinceEviction === 0 ? this.maxHistory : null);
     // The entry, not the detail: events are kept for resume, and response bodies would bloat that buffer.
     this.deps.events.publish(r.accountId, 'replay.completed', historyEntry(r));
+    this.deps.events.publish(r.accountId, 'log.updated', {
+      logId: r.logId,
+      endpointId: r.endpointId,
+      change: r.trigger === 'manual' ? 'replay' : 'forward',
+    });
     return r;
   }
 

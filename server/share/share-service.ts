@@ -1,5 +1,6 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import { GoneError, NotFoundError } from '../errors/app-errors.ts';
+import type { LogUpdated } from '../logs/log-events.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
@@ -24,6 +25,11 @@ export interface ShareServiceDeps {
    * comes and goes.
    */
   browserNotice?: () => string | null;
+  /**
+   * `log.updated` (change `share`) when a link is created, replaced or revoked.
+   * The engine passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
+   */
+  events: { publish: (accountId: string, type: 'log.updated', data: LogUpdated) => void };
 }
 
 /** A shared log as its page shows it. */
@@ -55,6 +61,7 @@ export class ShareService {
       expiresAt: now + Math.round(input.expiresInHours * HOUR_MS),
     };
     await this.deps.repo.replace(record);
+    this.deps.events.publish(account.id, 'log.updated', { logId: log.id, endpointId: log.endpointId, change: 'share' });
     // Public while the tunnel is online; otherwise the receiver on this machine.
     const base = this.deps.urls.publicBase ?? this.deps.urls.receiver;
     return {
@@ -73,6 +80,7 @@ export class ShareService {
     const existing = await this.deps.repo.findForLog(account.id, logId);
     if (!existing) throw new NotFoundError(`Log ${logId} has no share link.`, 'SHARE_NOT_FOUND');
     await this.deps.repo.deleteForLog(account.id, logId);
+    this.deps.events.publish(account.id, 'log.updated', { logId, endpointId: existing.endpointId, change: 'share' });
     return { logId, revoked: true };
   }
 

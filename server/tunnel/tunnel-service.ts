@@ -2,7 +2,6 @@ import type { AccountContext } from '../auth/account-context.ts';
 import { isOwner } from '../auth/owner.ts';
 import type { TunnelConfig } from '../config/config.ts';
 import { ForbiddenError } from '../errors/app-errors.ts';
-import type { EventBus } from '../events/event-bus.ts';
 import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
@@ -25,7 +24,11 @@ export interface TunnelServiceDeps {
   supervisor: TunnelSupervisor;
   memory: SubdomainMemory;
   urls: BaseUrls;
-  events: EventBus;
+  /**
+   * Pushes `tunnel.status` to every account. The engine passes its event bus,
+   * whose event map (server/events/event-map.ts) checks this signature against it.
+   */
+  events: { broadcast: (type: 'tunnel.status', data: TunnelView, accountIds: Iterable<string>) => void };
   /** Every account, to push the engine-wide tunnel status to each. */
   accounts: { ids(): string[] };
   clock: Clock;

@@ -159,7 +159,7 @@ describe('tunnel through a real localtunnel server', () => {
     const t = await startTestEngine({ tunnel: tunnel() }, { random: new SeededRandom(12) });
     const states: string[] = [];
     const unsubscribe = t.engine.events.subscribe(accountIdFor(LOCAL_ACCOUNT), (e: EngineEvent) => {
-      if (e.type === 'tunnel.status') states.push((e.data as TunnelView).state);
+      if (e.type === 'tunnel.status') states.push(e.data.state);
     });
     try {
       const first = await waitState(t, 'online');
@@ -266,7 +266,7 @@ describe('tunnel through a real localtunnel server', () => {
       const seen = new Map<string, string[]>();
       const unsubs = [LOCAL_ACCOUNT, 'bob'].map((name) =>
         t.engine.events.subscribe(accountIdFor(name), (e) => {
-          if (e.type === 'tunnel.status') seen.set(name, [...(seen.get(name) ?? []), (e.data as TunnelView).state]);
+          if (e.type === 'tunnel.status') seen.set(name, [...(seen.get(name) ?? []), e.data.state]);
         }),
       );
       await t.api('POST', '/api/tunnel', { body: { enabled: true } });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { ALL_MIGRATIONS } from '../../../server/engine/engine.ts';
+import { EventBus } from '../../../server/events/event-bus.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
 import { ShareRepository } from '../../../server/share/share-repository.ts';
@@ -60,6 +61,7 @@ describe('share links and the browser notice of the public URL', () => {
       clock,
       random: cryptoRandom,
       browserNotice: () => notice,
+      events: new EventBus(),
     });
   });
   after(async () => {
