@@ -1,7 +1,7 @@
 import { abortableDelay } from '../support/abortable-delay.ts';
+import { backoffDelay } from '../support/backoff.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
-import { backoffDelay } from './backoff.ts';
 import { probePublicUrl } from './health-probe.ts';
 import { randomSubdomain } from './subdomain.ts';
 import {
@@ -279,7 +279,10 @@ export class TunnelSupervisor {
     this.failures++;
     this.update({ state, url: null, lastError: message });
     const { backoffMinMs, backoffMaxMs } = this.deps.timings;
-    const delay = Math.max(minDelayMs, backoffDelay(this.failures, backoffMinMs, backoffMaxMs, this.deps.random));
+    const delay = Math.max(
+      minDelayMs,
+      backoffDelay(this.failures, { minMs: backoffMinMs, maxMs: backoffMaxMs }, this.deps.random),
+    );
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (gen === this.gen) this.startAttempt(gen);
