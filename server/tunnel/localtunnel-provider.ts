@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 import { httpGet } from './http-get.ts';
 import { TunnelRefusedError, type ExposeOptions, type TunnelLink, type TunnelProvider } from './tunnel-types.ts';
 
@@ -211,6 +212,6 @@ function isRegistration(v: unknown): v is Registration {
     typeof v.id === 'string' &&
     typeof v.port === 'number' &&
     typeof v.url === 'string' &&
-    /^https?:\/\//.test(v.url)
+    isAbsoluteHttpUrl(v.url)
   );
 }
