@@ -1,14 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { hasTerminalControls } from '../support/control-chars.ts';
+import { shellQuote } from '../support/shell-quote.ts';
 import { bodyBytes, replayableHeaders } from './request-parts.ts';
-
-/**
- * POSIX shell single quoting: inside '...' every character is literal, and a
- * quote is written as '\'' (close, escaped quote, reopen). Safe for any string
- * without NUL, which neither a header nor a URL can hold.
- */
-export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /*
  * Bytes a terminal would act on (C0 but tab and newline, DEL, the C1 controls)
