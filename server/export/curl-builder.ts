@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { hasTerminalControls } from '../support/control-chars.ts';
+import { headerValue } from '../support/headers.ts';
 import { shellQuote } from '../support/shell-quote.ts';
 import { bodyBytes, replayableHeaders } from './request-parts.ts';
 
@@ -92,7 +93,7 @@ const INLINE_BODY_MAX = 64 * 1024;
 export function buildCurl(d: LogDetail, url: string): string {
   const bytes = bodyBytes(d);
   const headers = replayableHeaders(d);
-  const has = (name: string): boolean => headers.some(([n]) => n.toLowerCase() === name);
+  const has = (name: string): boolean => headerValue(headers, name) !== undefined;
   const parts: string[] = ['curl'];
   const method = d.method.toUpperCase();
   if (method === 'HEAD') parts.push('--head');
