@@ -1,4 +1,4 @@
-import { abortableDelay } from '../support/abortable-delay.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import { backoffDelay } from '../support/backoff.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
@@ -221,7 +221,9 @@ export class TunnelSupervisor {
           throw new Error(`${reason} Last probe: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
         }
       }
-      await abortableDelay(200, signal);
+      // An abort ends the wait early (the promise rejects then): the next probe runs
+      // on the aborted signal, fails at once and is reported just above.
+      await delay(200, undefined, { signal }).catch(() => undefined);
     }
   }
 
