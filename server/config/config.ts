@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.ts';
 import { parseDuration } from './durations.ts';
+import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
 
 export interface EngineConfig {
@@ -290,8 +291,13 @@ export const CONFIG_DOC = [
 /** Tunnel subdomains we ask for (the localtunnel servers accept these). */
 const SUBDOMAIN_RE = /^[a-z0-9]{4,63}$/;
 const port = z.number().int().min(0).max(65535);
-const absoluteHttpUrl = z.string().refine(isHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
+const absoluteHttpUrl = z.string().refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
 const positiveInt = z.number().int().positive();
+// Trimmed, as the z.url() this replaced did; the same message for a non-string.
+const llmUrl = z
+  .string({ error: 'must be an absolute http:// or https:// URL.' })
+  .trim()
+  .refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL.' });
 const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
   if (typeof v === 'number') return v;
   try {
@@ -341,7 +347,7 @@ const FileSchema = z.strictObject({
     .strictObject({
       llm: z
         .strictObject({
-          url: z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL.' }),
+          url: llmUrl,
           model: z.string().min(1),
           apiKey: z.string().min(1).optional(),
           timeoutMs: positiveInt.optional(),
@@ -404,11 +410,11 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   });
 
   const envTunnelHost = fromEnv('HOOKSCOPE_TUNNEL_HOST', (v) => {
-    if (!isHttpUrl(v)) throw new Error(`must be an absolute http:// or https:// URL (got "${v}").`);
+    if (!isAbsoluteHttpUrl(v)) throw new Error(`must be an absolute http:// or https:// URL (got "${v}").`);
     return v;
   });
   const flags = input.flags ?? {};
-  if (flags.tunnelHost !== undefined && !isHttpUrl(flags.tunnelHost)) {
+  if (flags.tunnelHost !== undefined && !isAbsoluteHttpUrl(flags.tunnelHost)) {
     throw new ConfigError(
       `--tunnel-host must be an absolute http:// or https:// URL (got "${flags.tunnelHost}").`,
       '--tunnel-host',
@@ -496,7 +502,7 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
   const url = env.HOOKSCOPE_LLM_URL || file?.url;
   if (!url) return null;
   const fromEnv = Boolean(env.HOOKSCOPE_LLM_URL);
-  if (fromEnv && !/^https?:\/\/[^/]/.test(url)) {
+  if (fromEnv && !isAbsoluteHttpUrl(url)) {
     throw new ConfigError(
       `HOOKSCOPE_LLM_URL: must be an absolute http:// or https:// URL (got "${url}").`,
       'HOOKSCOPE_LLM_URL',
@@ -516,15 +522,6 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
     ...(apiKey ? { apiKey } : {}),
     ...(file?.timeoutMs !== undefined ? { timeoutMs: file.timeoutMs } : {}),
   };
-}
-
-function isHttpUrl(v: string): boolean {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function parseFile(file: unknown): FileConfig {

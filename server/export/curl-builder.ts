@@ -1,14 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { hasTerminalControls } from '../support/control-chars.ts';
+import { headerValue } from '../support/headers.ts';
+import { shellQuote } from '../support/shell-quote.ts';
 import { bodyBytes, replayableHeaders } from './request-parts.ts';
-
-/**
- * POSIX shell single quoting: inside '...' every character is literal, and a
- * quote is written as '\'' (close, escaped quote, reopen). Safe for any string
- * without NUL, which neither a header nor a URL can hold.
- */
-export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /*
  * Bytes a terminal would act on (C0 but tab and newline, DEL, the C1 controls)
@@ -98,7 +93,7 @@ const INLINE_BODY_MAX = 64 * 1024;
 export function buildCurl(d: LogDetail, url: string): string {
   const bytes = bodyBytes(d);
   const headers = replayableHeaders(d);
-  const has = (name: string): boolean => headers.some(([n]) => n.toLowerCase() === name);
+  const has = (name: string): boolean => headerValue(headers, name) !== undefined;
   const parts: string[] = ['curl'];
   const method = d.method.toUpperCase();
   if (method === 'HEAD') parts.push('--head');

@@ -1,3 +1,4 @@
+import type { Creator as HarCreator } from 'har-format';
 import type { AccountContext } from '../auth/account-context.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import type { LogsService } from '../logs/logs-service.ts';
@@ -7,7 +8,7 @@ import { assertNever } from '../support/assert-never.ts';
 import { buildCurl } from './curl-builder.ts';
 import type { ExportRequest } from './export-types.ts';
 import type { ExportResult } from './export-schemas.ts';
-import { buildHar, type HarCreator } from './har-builder.ts';
+import { buildHar } from './har-builder.ts';
 import { buildHttpMessage } from './http-builder.ts';
 import { originalUrl } from './request-parts.ts';
 

@@ -1,58 +1,18 @@
+import type { Cookie, Creator, Har, PostData, QueryString } from 'har-format';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { headerText } from '../support/header-text.ts';
 import { bodyBytes } from './request-parts.ts';
 
-export interface HarNameValue {
-  name: string;
-  value: string;
-}
-
-export interface HarCreator {
-  name: string;
-  version: string;
-}
-
-/** The parts of HAR 1.2 we write (http://www.softwareishard.com/blog/har-12-spec/). */
-export interface Har {
-  log: {
-    version: '1.2';
-    creator: HarCreator;
-    entries: {
-      startedDateTime: string;
-      time: number;
-      request: {
-        method: string;
-        url: string;
-        httpVersion: string;
-        cookies: HarNameValue[];
-        headers: HarNameValue[];
-        queryString: HarNameValue[];
-        postData?: { mimeType: string; text: string; encoding?: 'base64'; comment?: string };
-        headersSize: number;
-        bodySize: number;
-      };
-      response: {
-        status: number;
-        statusText: string;
-        httpVersion: string;
-        cookies: HarNameValue[];
-        headers: HarNameValue[];
-        content: { size: number; mimeType: string };
-        redirectURL: string;
-        headersSize: number;
-        bodySize: number;
-        comment: string;
-      };
-      cache: Record<string, never>;
-      timings: { send: number; wait: number; receive: number };
-      comment?: string;
-    }[];
-  };
-}
+/**
+ * HAR 1.2 defines `encoding` on response content only; a request body that is
+ * not UTF-8 is written as base64 with the same field on postData (see buildHar),
+ * so the library's PostData type gets it added here.
+ */
+type HarPostData = PostData & { encoding?: 'base64' };
 
 /** `a=1; b=2` into HAR cookies (the Cookie request header; nothing is decoded). */
-function cookiesOf(rawHeaders: LogDetail['rawHeaders']): HarNameValue[] {
-  const out: HarNameValue[] = [];
+function cookiesOf(rawHeaders: LogDetail['rawHeaders']): Cookie[] {
+  const out: Cookie[] = [];
   for (const [n, v] of rawHeaders) {
     if (n.toLowerCase() !== 'cookie') continue;
     for (const part of v.split(';')) {
@@ -76,23 +36,23 @@ function cookiesOf(rawHeaders: LogDetail['rawHeaders']): HarNameValue[] {
  * is written as base64 with `encoding: "base64"` (the form HAR tools accept,
  * as in content.encoding).
  */
-export function buildHar(d: LogDetail, url: string, creator: HarCreator): Har {
+export function buildHar(d: LogDetail, url: string, creator: Creator): Har {
   const body = bodyBytes(d);
   const headers = d.rawHeaders.map(([name, value]) => ({ name, value: headerText(value) }));
   const target = new URL(url);
-  const queryString: HarNameValue[] = [...target.searchParams].map(([name, value]) => ({ name, value }));
+  const queryString: QueryString[] = [...target.searchParams].map(([name, value]) => ({ name, value }));
   const requestLine = `${d.method} ${target.pathname}${target.search} HTTP/1.1\r\n`;
   const headersSize =
     Buffer.byteLength(requestLine) +
     d.rawHeaders.reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`, 'latin1'), 0) +
     2;
   const mimeType = d.contentType ?? 'application/octet-stream';
-  const postData =
+  const postData: HarPostData | undefined =
     body.length === 0
       ? undefined
       : d.bodyEncoding === 'utf8'
         ? { mimeType, text: body.toString('utf8') }
-        : { mimeType, text: body.toString('base64'), encoding: 'base64' as const };
+        : { mimeType, text: body.toString('base64'), encoding: 'base64' };
   return {
     log: {
       version: '1.2',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 
 /** Reusable request-schema pieces, so every route words its errors the same way. */
 
@@ -20,17 +21,7 @@ export const httpUrl = (field: string) =>
   z
     .string({ error: `${field} must be a string.` })
     .max(2048, { error: `${field} must be at most 2048 characters.` })
-    .refine(
-      (v) => {
-        try {
-          const u = new URL(v);
-          return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-        } catch {
-          return false;
-        }
-      },
-      { error: `${field} must be an absolute http:// or https:// URL.` },
-    );
+    .refine(isAbsoluteHttpUrl, { error: `${field} must be an absolute http:// or https:// URL.` });
 
 /** Accepts true/false, "true"/"false" and 1/0: forms a hand-written request or a form might send. */
 export const booleanLike = (field: string) =>

@@ -2,10 +2,11 @@ import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import type { QueryObject } from '../logs/log-types.ts';
 import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
+import { backoffDelay } from '../support/backoff.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
-import { backoffDelay, systemScheduler, type BackoffPolicy, type Scheduler } from './backoff.ts';
+import { systemScheduler, type Scheduler } from './scheduler.ts';
 import type { ForwardQueueRepository, QueuedForward } from './forward-queue-repository.ts';
 import { send as httpSend, type SendInput, type SendResult } from './http-sender.ts';
 import { joinSubPath, UnsafeSubPathError } from './join-sub-path.ts';
@@ -23,7 +24,8 @@ export interface ForwarderDeps {
   clock: Clock;
   random: Random;
   ids: IdGenerator;
-  policy: BackoffPolicy & { timeoutMs: number };
+  /** Retry delays while the target is down (doubling with jitter) and each attempt's time limit. */
+  policy: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
   onError: (err: unknown) => void;
   scheduler?: Scheduler;
   send?: (input: SendInput) => Promise<SendResult>;
@@ -327,7 +329,12 @@ export class Forwarder implements DeliveryObserver {
   }
 
   private retryLater(lane: Lane, failure: ReplayFailure): void {
-    const delay = backoffDelay(this.deps.policy, Math.max(lane.attempts, 1), this.deps.random);
+    const { initialBackoffMs, maxBackoffMs } = this.deps.policy;
+    const delay = backoffDelay(
+      Math.max(lane.attempts, 1),
+      { minMs: initialBackoffMs, maxMs: maxBackoffMs },
+      this.deps.random,
+    );
     lane.state = 'retrying';
     lane.lastError = { ...failure, at: this.deps.clock.now() };
     lane.nextAttemptAt = this.deps.clock.now() + delay;

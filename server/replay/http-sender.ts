@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { headerPairs } from '../support/headers.ts';
 import type { BodyEncoding, HeaderPairs, ReplayFailure } from './replay-types.ts';
 
 /** The most of a target's response body kept in history. */
@@ -87,7 +88,7 @@ export function send(input: SendInput): Promise<SendResult> {
         },
         (res: IncomingMessage) => {
           status = res.statusCode ?? null;
-          responseHeaders = pairs(res.rawHeaders);
+          responseHeaders = headerPairs(res.rawHeaders);
           res.on('data', (chunk: Buffer) => {
             if (kept < RESPONSE_CAP_BYTES) {
               const part = chunk.subarray(0, RESPONSE_CAP_BYTES - kept);
@@ -137,12 +138,6 @@ function unreachable(target: string, e: Error): ReplayFailure {
     code: UNREACHABLE,
     message: `${target} could not be reached: ${reason}${code && !why[code] ? ` (${code})` : ''}.`,
   };
-}
-
-function pairs(raw: readonly string[]): HeaderPairs {
-  const out: HeaderPairs = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
-  return out;
 }
 
 /** UTF-8 when the bytes are valid UTF-8 (a cut at the cap may split one character: those bytes are dropped), else base64. */

@@ -76,9 +76,3 @@ export function setHeader(headers: HeaderPairs, name: string, value: string | nu
   // The position among the remaining headers equals `at`: every earlier header was kept.
   return [...rest.slice(0, at), [name, value], ...rest.slice(at)];
 }
-
-/** The first value of a header, any case. */
-export function headerValue(headers: HeaderPairs, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return headers.find(([n]) => n.toLowerCase() === lower)?.[1];
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEADER_NAME, queryInt } from '../http/schemas.ts';
+import { checkHttpUrl } from '../support/absolute-url.ts';
 import { COMPUTED_HEADERS } from './outgoing-request.ts';
 import { FORWARD_STATES, REPLAY_TRIGGERS } from './replay-states.ts';
 
@@ -17,16 +18,15 @@ const targetUrl = z
       return fail('targetUrl is required (the absolute http:// or https:// URL to send to).');
     if (typeof v !== 'string') return fail('targetUrl must be a string.');
     if (v.length > 2048) return fail('targetUrl must be at most 2048 characters.');
-    let url: URL;
-    try {
-      url = new URL(v);
-    } catch {
-      return fail(`targetUrl must be an absolute http:// or https:// URL (got "${v}").`);
+    const checked = checkHttpUrl(v);
+    if (!checked.ok) {
+      return fail(
+        checked.reason === 'not_http'
+          ? `targetUrl must use http or https (got ${checked.protocol}).`
+          : `targetUrl must be an absolute http:// or https:// URL (got "${v}").`,
+      );
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return fail(`targetUrl must use http or https (got ${url.protocol.replace(/:$/, '')}).`);
-    }
-    if (url.hostname === '') return fail('targetUrl must name a host.');
+    const { url } = checked;
     if (url.username || url.password)
       return fail('targetUrl must not carry credentials; send an Authorization header instead.');
     return url.href;

@@ -1,4 +1,4 @@
-import { crc32 } from './crc32.ts';
+import { crc32 } from 'node:zlib';
 import type { SqlValue, WriteOp } from './store-types.ts';
 
 /** A journaled mutation: a sequence number and the statements applied atomically. */
@@ -8,6 +8,7 @@ export interface JournalRecord {
 }
 
 // Frame: u32 payloadLength | u32 crc32(payload) | u32 jsonLength | payload
+// (CRC-32/IEEE as zlib computes it, the same checksum the frames always carried).
 // where payload = JSON (statements, blob references) followed by the blobs' raw bytes,
 // so binary bodies are journaled byte-exact without base64.
 const HEADER = 12;

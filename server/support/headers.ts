@@ -1,3 +1,6 @@
+// Helpers for headers as ordered [name, value] pairs (the log's rawHeaders, a replay's
+// request and response headers): names keep their case, so lookups ignore it.
+
 /**
  * Lower-case names; a header received more than once becomes an array, in order.
  * The object has no prototype so a header named `__proto__` is just a header.
@@ -19,4 +22,10 @@ export function headerPairs(raw: readonly string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
   return pairs;
+}
+
+/** The first value of a header, any case; undefined when it is absent. */
+export function headerValue(pairs: readonly (readonly [string, string])[], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return pairs.find(([n]) => n.toLowerCase() === lower)?.[1];
 }

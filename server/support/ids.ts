@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { Clock } from './clock.ts';
 import type { Random } from './random.ts';
+import { randomFraction } from './random-fraction.ts';
 
 // Crockford's base32, lower-case: 32 symbols so `byte & 31` is unbiased and ids read unambiguously.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -13,7 +14,7 @@ export class IdGenerator {
     private readonly clock: Clock,
     private readonly random: Random,
   ) {
-    this.ulid = monotonicFactory(() => this.random.bytes(4).readUInt32BE(0) / 0x1_0000_0000);
+    this.ulid = monotonicFactory(() => randomFraction(this.random));
   }
 
   opaque(prefix: string, length = 20): string {

@@ -1,6 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 import { httpGet } from './http-get.ts';
 import { TunnelRefusedError, type ExposeOptions, type TunnelLink, type TunnelProvider } from './tunnel-types.ts';
 
@@ -186,7 +188,7 @@ class LocaltunnelLink implements TunnelLink {
     this.client.close();
     for (const s of this.sockets) s.destroy();
     const deadline = Date.now() + this.closeWaitMs;
-    while (this.sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (this.sockets.size > 0 && Date.now() < deadline) await delay(10);
   }
 
   private drop(reason: string): void {
@@ -211,6 +213,6 @@ function isRegistration(v: unknown): v is Registration {
     typeof v.id === 'string' &&
     typeof v.port === 'number' &&
     typeof v.url === 'string' &&
-    /^https?:\/\//.test(v.url)
+    isAbsoluteHttpUrl(v.url)
   );
 }

@@ -5,6 +5,7 @@ import { ForbiddenError } from '../errors/app-errors.ts';
 import type { DeliveryObserver, StoredDelivery } from '../receiver/delivery-observer.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
+import { headerValue } from '../support/headers.ts';
 import type { Random } from '../support/random.ts';
 import type { SubdomainMemory } from './subdomain-memory.ts';
 import { isPublicLocaltunnel, normalizeHost, randomSubdomain } from './subdomain.ts';
@@ -156,7 +157,7 @@ export class TunnelService {
   readonly observer: DeliveryObserver = {
     stored: (d: StoredDelivery) => {
       if (this.publicHostname === null) return;
-      const host = d.rawHeaders.find(([name]) => name.toLowerCase() === 'host')?.[1];
+      const host = headerValue(d.rawHeaders, 'host');
       if (host !== undefined && hostnameOf(host) === this.publicHostname) this.lastDeliveryAt = d.receivedAt;
     },
   };

@@ -1,7 +1,7 @@
-import { abortableDelay } from '../support/abortable-delay.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { backoffDelay } from '../support/backoff.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
-import { backoffDelay } from './backoff.ts';
 import { probePublicUrl } from './health-probe.ts';
 import { randomSubdomain } from './subdomain.ts';
 import {
@@ -221,7 +221,9 @@ export class TunnelSupervisor {
           throw new Error(`${reason} Last probe: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
         }
       }
-      await abortableDelay(200, signal);
+      // An abort ends the wait early (the promise rejects then): the next probe runs
+      // on the aborted signal, fails at once and is reported just above.
+      await delay(200, undefined, { signal }).catch(() => undefined);
     }
   }
 
@@ -279,7 +281,10 @@ export class TunnelSupervisor {
     this.failures++;
     this.update({ state, url: null, lastError: message });
     const { backoffMinMs, backoffMaxMs } = this.deps.timings;
-    const delay = Math.max(minDelayMs, backoffDelay(this.failures, backoffMinMs, backoffMaxMs, this.deps.random));
+    const delay = Math.max(
+      minDelayMs,
+      backoffDelay(this.failures, { minMs: backoffMinMs, maxMs: backoffMaxMs }, this.deps.random),
+    );
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (gen === this.gen) this.startAttempt(gen);

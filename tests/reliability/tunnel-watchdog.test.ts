@@ -109,3 +109,51 @@ test('the probe notices a public URL that stopped answering, and the supervisor 
   assert.equal(provider.open, 0);
   assert.equal(supervisor.status().state, 'disabled');
 });
+
+test('a public URL that never passes the first probe: the opening ends at its time limit, naming the last probe', async () => {
+  // Every probe fails at once, so the time limit lands in the wait between probes: the wait ends
+  // early and the opening fails with the limit's reason, not with the wait's own abort error.
+  const publicSide = createServer((_req, res) => {
+    res.statusCode = 504;
+    res.end('Gateway timeout');
+  });
+  await new Promise<void>((r) => publicSide.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(publicSide.address() as AddressInfo).port}`;
+  const provider = new FakeSleepyProvider();
+  const supervisor = new TunnelSupervisor({
+    provider,
+    timings: {
+      openTimeoutMs: 500,
+      probeIntervalMs: 20,
+      probeTimeoutMs: 1000,
+      probeFailures: 2,
+      backoffMinMs: 60_000,
+      backoffMaxMs: 60_000,
+    },
+    probeOrigin: origin,
+    clock: systemClock,
+    random: new SeededRandom(1),
+    onError: (e) => assert.fail(String(e)),
+  });
+  const seen: SupervisorStatus[] = [];
+  supervisor.subscribe((s) => seen.push(s));
+  try {
+    await supervisor.expose({ host: 'http://tunnel.invalid', subdomain: 'sleepyname2', localPort: 1 });
+    const deadline = Date.now() + 20_000;
+    while (!seen.some((s) => s.state === 'offline')) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the opening to fail');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const failed = seen.find((s) => s.state === 'offline')!;
+    // The probe after the wait runs on the aborted signal, so it reports the limit too.
+    assert.equal(
+      failed.lastError,
+      'The tunnel did not open within 500 ms. Last probe: The public URL http://sleepyname2.localhost did not answer: The tunnel did not open within 500 ms..',
+    );
+    assert.equal(failed.url, null);
+    assert.equal(provider.open, 0, 'the link that never passed its probe is closed');
+  } finally {
+    await supervisor.close();
+    await new Promise<void>((r) => publicSide.close(() => r()));
+  }
+});

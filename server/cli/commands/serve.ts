@@ -5,6 +5,7 @@ import { startEngine, type Engine } from '../../engine/engine.ts';
 import { readVersion } from '../../support/version.ts';
 import { openEngineLog } from '../../support/logger.ts';
 import { exitOnFatalErrors } from '../../support/logger-process.ts';
+import { shellArg } from '../../support/shell-quote.ts';
 import type { CliIO } from '../cli-output.ts';
 import { parsePort } from '../parse-flags.ts';
 
@@ -72,7 +73,7 @@ async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Prom
   io.out(`  Receiver   ${engine.receiverUrl}/webhook/<endpointId>`);
   io.out(`  Data       ${engine.dataDir}`);
   if (config.tunnel.enabled) io.out(`  Tunnel     connecting to ${config.tunnel.host} (only the receiver is exposed)`);
-  io.out(`  Token      npx hookscope token --data-dir ${quote(engine.dataDir)}`);
+  io.out(`  Token      npx hookscope token --data-dir ${shellArg(engine.dataDir)}`);
   io.out('Press Ctrl+C to stop.');
   const unsubscribe = reportTunnel(engine, io);
   try {
@@ -140,5 +141,3 @@ async function stopOn(signal: NodeJS.Signals, engine: Engine, io: CliIO): Promis
   io.out('Stopped.');
   return 0;
 }
-
-const quote = (s: string): string => (/^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

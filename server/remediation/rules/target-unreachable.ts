@@ -1,4 +1,5 @@
 import { UNSAFE_SUB_PATH, type ReplayRecord } from '../../replay/replay-types.ts';
+import { shellQuote } from '../../support/shell-quote.ts';
 import type { RuleCause, RuleContext } from '../remediation-types.ts';
 import { failedReplays, hostPort, replayEvidence } from './replay-failures.ts';
 
@@ -23,7 +24,7 @@ export function targetUnreachableRule(ctx: RuleContext): RuleCause[] {
       steps: [
         `Is your dev server running and listening on ${where}? Start it, then replay again.`,
         'Check the port and the host: a server bound to ::1 does not answer on 127.0.0.1 (and the reverse); "localhost" may resolve to either.',
-        `Try it by hand: curl -v ${matching[0]!.targetUrl}`,
+        `Try it by hand: curl -v ${shellQuote(matching[0]!.targetUrl)}`,
       ],
     },
   ];

@@ -28,6 +28,12 @@ describe('replay and forward failures (ReplayRecord data)', () => {
     assert.ok(c.steps[0]!.includes('localhost:3000'));
     assert.equal(valueOf(c.evidence, 'Error'), 'TARGET_UNREACHABLE: connect ECONNREFUSED 127.0.0.1:3000');
   });
+  test('target_unreachable: the curl to try by hand quotes the target for the shell', () => {
+    const error = { code: 'TARGET_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:3000' };
+    const targetUrl = "http://localhost:3000/hook?a=1&b=it's";
+    const [c] = targetUnreachableRule(ok({ replays: [replay({ error, targetUrl })] }));
+    assert.equal(c?.steps[2], `Try it by hand: curl -v 'http://localhost:3000/hook?a=1&b=it'\\''s'`);
+  });
   test('target_timeout', () => {
     const ctx = ok({
       replays: [replay({ error: { code: 'TARGET_TIMEOUT', message: 'no answer in 10000 ms' }, responseTime: 10000 })],

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
-import { backoffDelay } from '../../../server/replay/backoff.ts';
 import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
 import { buildHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
 import { percentile } from '../../../server/support/percentile.ts';
@@ -14,7 +13,7 @@ import type { StoredReplay } from '../../../server/replay/replay-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
-import { SeededRandom, type Random } from '../../../server/support/random.ts';
+import { SeededRandom } from '../../../server/support/random.ts';
 import { makeTempDir } from '../../helpers/temp-dir.ts';
 
 const dirs: string[] = [];
@@ -32,27 +31,6 @@ describe('percentile (nearest rank)', () => {
     const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
     assert.equal(percentile(hundred, 0.95), 95);
     assert.equal(percentile(hundred, 0.5), 50);
-  });
-});
-
-describe('backoffDelay', () => {
-  const fixed = (fraction: number): Random => ({
-    bytes: () => {
-      const b = Buffer.alloc(4);
-      b.writeUInt32BE(Math.floor(fraction * 0xffffffff));
-      return b;
-    },
-  });
-  const policy = { initialBackoffMs: 1000, maxBackoffMs: 60_000 };
-  test('doubles from the initial delay up to the cap, with equal jitter', () => {
-    assert.deepEqual(
-      [1, 2, 3, 4, 7, 8, 20].map((n) => backoffDelay(policy, n, fixed(0))),
-      [500, 1000, 2000, 4000, 30_000, 30_000, 30_000],
-    );
-    assert.deepEqual(
-      [1, 2, 3, 7].map((n) => backoffDelay(policy, n, fixed(0.9999999))),
-      [1000, 2000, 4000, 60_000],
-    );
   });
 });
 

@@ -1,13 +1,41 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
-import { crc32 } from '../../../server/store/crc32.ts';
+import { crc32 } from 'node:zlib';
 import { decodeRecords, encodeRecord, type JournalRecord } from '../../../server/store/journal-codec.ts';
 
-describe('crc32', () => {
-  test('matches the standard check values', () => {
+describe('journal frame checksum', () => {
+  test('is CRC-32/IEEE: the standard check values', () => {
     assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926);
     assert.equal(crc32(Buffer.alloc(0)), 0);
     assert.equal(crc32(Buffer.from('The quick brown fox jumps over the lazy dog')), 0x414fa339);
+  });
+
+  // The frame below was written by the earlier table-driven CRC (server/store/crc32.ts):
+  // journals written before the switch to zlib.crc32 must still replay, byte for byte.
+  const record: JournalRecord = {
+    seq: 7,
+    ops: [{ sql: 'INSERT INTO b VALUES (?, ?)', params: ['a', Buffer.from('123456789')] }],
+  };
+  const payload = '{"s":7,"o":[["INSERT INTO b VALUES (?, ?)",["a",{"$b":[0,9]}]]]}123456789';
+  const golden = Buffer.concat([
+    Buffer.from('49000000' + 'ae390a7c' + '40000000', 'hex'),
+    Buffer.from(payload, 'latin1'),
+  ]);
+
+  test('the codec writes the CRC-32 of the payload, the same frame as before', () => {
+    const frame = encodeRecord(record);
+    assert.equal(frame.readUInt32LE(4), 0x7c0a39ae);
+    assert.equal(frame.toString('hex'), golden.toString('hex'));
+  });
+
+  test('the codec reads a frame written before and refuses one with another checksum', () => {
+    const { records, goodLength } = decodeRecords(golden);
+    assert.equal(goodLength, 85);
+    assert.equal(records[0]!.seq, 7);
+    assert.equal(Buffer.from(records[0]!.ops[0]!.params[1] as Uint8Array).toString(), '123456789');
+    const wrong = Buffer.from(golden);
+    wrong.writeUInt32LE(0xcbf43926, 4);
+    assert.equal(decodeRecords(wrong).goodLength, 0);
   });
 });
 

@@ -1,36 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from '../../helpers/node-test.ts';
 import { resolveConfig } from '../../../server/config/config.ts';
-import type { Random } from '../../../server/support/random.ts';
 import { SeededRandom } from '../../../server/support/random.ts';
-import { backoffDelay } from '../../../server/tunnel/backoff.ts';
 import {
   isPublicLocaltunnel,
   normalizeHost,
   randomSubdomain,
   SUBDOMAIN_PATTERN,
 } from '../../../server/tunnel/subdomain.ts';
-
-const fixed = (byte: number): Random => ({ bytes: (n) => Buffer.alloc(n, byte) });
-
-test('backoff doubles from the minimum, is capped, and jitter stays within [half, all] of the step', () => {
-  const low = fixed(0x00);
-  const high = fixed(0xff);
-  assert.deepEqual(
-    [1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, 1000, 30_000, low)),
-    [500, 1000, 2000, 4000, 8000, 15_000, 15_000],
-  );
-  assert.deepEqual(
-    [1, 2, 3, 6, 50].map((n) => backoffDelay(n, 1000, 30_000, high)),
-    [1000, 2000, 4000, 30_000, 30_000],
-  );
-  const r = new SeededRandom(3);
-  for (let n = 1; n < 40; n++) {
-    const d = backoffDelay(n, 50, 400, r);
-    const step = Math.min(400, 50 * 2 ** (n - 1));
-    assert.ok(d >= step / 2 && d <= step, `${n}: ${d}`);
-  }
-});
 
 test('random subdomains fit what localtunnel servers accept; hosts are normalised; the public service is recognised', () => {
   const r = new SeededRandom(5);
