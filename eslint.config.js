@@ -1,5 +1,6 @@
 // Flat config: typescript-eslint's type-aware rules catch floating promises,
 // which matter in an engine where an unhandled rejection would lose a write.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -91,4 +92,28 @@ export default tseslint.config(
     },
   },
   { files: ['tests/helpers/node-test.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // The shared API client runs in the browser too (the renderer): web APIs only, and
+    // nothing from the engine's own modules at run time (types are erased, so they may be imported).
+    files: ['server/api-client/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.map((name) => ({
+            name,
+            message: 'server/api-client/ runs in browsers: web APIs only.',
+          })),
+          patterns: [
+            { group: ['node:*'], message: 'server/api-client/ runs in browsers: web APIs only.' },
+            {
+              group: ['../*'],
+              allowTypeImports: true,
+              message: 'server/api-client/ stands alone (it runs in browsers); import types only from the engine.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import type { ApiClient } from '../api-client/api-client.ts';
 import { LOCAL_ACCOUNT } from '../auth/account-id.ts';
-import { connectToEngine, type ApiClient } from './api-client.ts';
 import type { CliIO } from './cli-output.ts';
+import { connectToEngine } from './engine-connection.ts';
 
 /** Runs a command's action; main.ts turns its result or error into the exit code. */
 export type RunAction = (action: () => Promise<number>) => Promise<void>;

@@ -1,10 +1,10 @@
 import { Command, CommanderError } from 'commander';
+import { ApiError } from '../api-client/api-error.ts';
 import { ValidationError } from '../errors/app-errors.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { DataDirLockedError } from '../engine/data-dir-lock.ts';
 import { readVersion } from '../support/version.ts';
 import { ListenError } from '../http/listeners.ts';
-import { ApiError, EngineNotRunningError } from './api-client.ts';
 import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';
 import { registerDiagnose } from './commands/diagnose.ts';
 import { registerEndpoints } from './commands/endpoints.ts';
@@ -18,6 +18,7 @@ import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTail } from './commands/tail.ts';
 import { registerToken } from './commands/token.ts';
+import { EngineNotRunningError } from './engine-connection.ts';
 import { escapeControls } from './terminal-safe.ts';
 
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
@@ -30,7 +31,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .description('Hookscope: capture, verify, replay and share webhooks')
     .version(readVersion().version)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // Commander's errors quote the flag values as given: escaped like every other error line.
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(escapeControls(s.trimEnd())) })
     .showHelpAfterError('(run with --help for usage)');
   registerServe(program, io, run);
   registerStart(program, io, run);

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
-import type { Diagnosis, ProbeStep } from '../../diagnose/diagnose-schemas.ts';
+import { Option, type Command } from 'commander';
+import type { ApiSchemas } from '../../api-client/api-client.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
-import { parseUrlFlag } from '../parse-flags.ts';
+import { httpUrlArg } from '../option-parsers.ts';
 import { colorsFor, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
 import { terminalSafe, type SafeText } from '../terminal-safe.ts';
 
@@ -18,14 +18,20 @@ export function registerDiagnose(program: Command, io: CliIO, run: RunAction): v
         'Check a delivery end to end: verification now, the destination (DNS, connect, HTTP), recent replays, a cURL to resend it',
       )
       .argument('<logId>', 'log id (log_...)')
-      .option('--target <url>', 'destination to check (default: the forward URL, else the last replay target)'),
+      .addOption(
+        new Option(
+          '--target <url>',
+          'destination to check (default: the forward URL, else the last replay target)',
+        ).argParser(httpUrlArg),
+      ),
   ).action((logId: string, opts: DiagnoseOptions) => run(() => diagnose(logId, opts, io)));
 }
 
 async function diagnose(logId: string, opts: DiagnoseOptions, io: CliIO): Promise<number> {
-  const target = opts.target === undefined ? undefined : parseUrlFlag(opts.target, '--target');
   const api = await connect(opts, io);
-  const d = await api.get<Diagnosis>(`/api/cli/diagnose/${encodeURIComponent(logId)}`, { target });
+  const d = await api.get('/api/cli/diagnose/{logId}', {
+    params: { path: { logId }, query: { target: opts.target } },
+  });
   if (opts.json) {
     printJson(io, d);
     return EXIT.ok;
@@ -118,6 +124,9 @@ function verdict(result: string, reason: string | null, detail: string | null, c
   if (result === 'skipped') return c.dim('skipped (no signature check)');
   return `${c.red('invalid')} (${reason ?? 'unknown'})${detail ? `: ${safe(detail)}` : ''}`;
 }
+
+/** One check of the destination (dns, connect, http). */
+type ProbeStep = Pick<NonNullable<ApiSchemas['Diagnosis']['destination']>['dns'], 'ok' | 'ms' | 'error'>;
 
 function step(s: ProbeStep, c: Colors, safe: SafeText, ok: string): string[] {
   const status = s.ok ? c.green('ok') : s.ms === null ? c.dim('skipped') : c.red('failed');

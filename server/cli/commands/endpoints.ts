@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { EndpointView } from '../../endpoints/endpoints-schemas.ts';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { ApiSchemas } from '../../api-client/api-client.ts';
 import {
   parseValidationType,
   requiresSecret,
@@ -8,18 +8,20 @@ import {
 } from '../../endpoints/validation-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
-import { parseUrlFlag } from '../parse-flags.ts';
+import { httpUrlArg } from '../option-parsers.ts';
 import { colorsFor, formatDateTime, printJson, renderTable, type Colors } from '../render.ts';
 
 interface CreateOptions extends ClientOptions {
   name: string;
-  type: string;
+  type: ValidationType;
   secret?: string;
   forwardUrl?: string;
   description?: string;
 }
 
-const path = (id: string): string => `/api/endpoints/${encodeURIComponent(id)}`;
+type Endpoint = ApiSchemas['Endpoint'];
+
+const byId = (endpointId: string) => ({ params: { path: { endpointId } } });
 
 export function registerEndpoints(program: Command, io: CliIO, run: RunAction): void {
   const endpoints = program
@@ -38,9 +40,10 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
       .requiredOption(
         '--type <type>',
         `signature check: ${VALIDATION_TYPES.join(', ')} (aliases such as hmac, generic)`,
+        validationTypeArg,
       )
       .option('--secret <secret>', 'signing secret (required for stripe and hmac_sha256)')
-      .option('--forward-url <url>', 'forward every accepted delivery to this URL')
+      .option('--forward-url <url>', 'forward every accepted delivery to this URL', httpUrlArg)
       .option('--description <text>', 'free text'),
   ).action((opts: CreateOptions) => run(() => create(opts, io)));
 
@@ -70,7 +73,7 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
 
 async function list(opts: ClientOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const data = await api.get<{ endpoints: EndpointView[]; total: number }>('/api/endpoints');
+  const data = await api.get('/api/endpoints');
   if (opts.json) {
     printJson(io, data);
     return EXIT.ok;
@@ -92,25 +95,30 @@ async function list(opts: ClientOptions, io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-async function create(opts: CreateOptions, io: CliIO): Promise<number> {
-  let validationType: ValidationType;
+/** `--type`: a canonical validation type or one of its aliases (matched as the API matches them). */
+function validationTypeArg(value: string): ValidationType {
   try {
-    validationType = parseValidationType(opts.type);
+    return parseValidationType(value);
   } catch {
-    throw new UsageError(
-      `--type must be one of: ${VALIDATION_TYPES.join(', ')} (or an alias such as hmac), got "${opts.type}".`,
-    );
+    throw new InvalidArgumentError(`Allowed choices are ${VALIDATION_TYPES.join(', ')} (or an alias such as hmac).`);
   }
+}
+
+async function create(opts: CreateOptions, io: CliIO): Promise<number> {
+  const validationType = opts.type;
   if (requiresSecret(validationType) && opts.secret === undefined) {
     throw new UsageError(`--secret is required for --type ${validationType}.`);
   }
-  const body: Record<string, unknown> = { name: opts.name, validationType };
-  if (opts.secret !== undefined) body.webhookSecret = opts.secret;
-  if (opts.forwardUrl !== undefined) body.forwardUrl = parseUrlFlag(opts.forwardUrl, '--forward-url');
-  if (opts.description !== undefined) body.description = opts.description;
-
   const api = await connect(opts, io);
-  const created = await api.post<EndpointView>('/api/endpoints', body);
+  const created = await api.post('/api/endpoints', {
+    body: {
+      name: opts.name,
+      validationType,
+      webhookSecret: opts.secret,
+      forwardUrl: opts.forwardUrl,
+      description: opts.description,
+    },
+  });
   if (opts.json) {
     printJson(io, created);
     return EXIT.ok;
@@ -123,7 +131,7 @@ async function create(opts: CreateOptions, io: CliIO): Promise<number> {
 
 async function show(id: string, opts: ClientOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const e = await api.get<EndpointView>(path(id));
+  const e = await api.get('/api/endpoints/{endpointId}', byId(id));
   if (opts.json) {
     printJson(io, e);
     return EXIT.ok;
@@ -135,7 +143,7 @@ async function show(id: string, opts: ClientOptions, io: CliIO): Promise<number>
 
 async function remove(id: string, opts: ClientOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const data = await api.delete<{ id: string; deleted: true }>(path(id));
+  const data = await api.delete('/api/endpoints/{endpointId}', byId(id));
   if (opts.json) printJson(io, data);
   else io.out(`Deleted endpoint ${data.id} and its logs.`);
   return EXIT.ok;
@@ -143,7 +151,7 @@ async function remove(id: string, opts: ClientOptions, io: CliIO): Promise<numbe
 
 async function setActive(id: string, isActive: boolean, opts: ClientOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const e = await api.patch<EndpointView>(path(id), { isActive });
+  const e = await api.patch('/api/endpoints/{endpointId}', { ...byId(id), body: { isActive } });
   if (opts.json) {
     printJson(io, e);
     return EXIT.ok;
@@ -157,7 +165,7 @@ async function setActive(id: string, isActive: boolean, opts: ClientOptions, io:
   return EXIT.ok;
 }
 
-function endpointFields(e: EndpointView, c: Colors): string[][] {
+function endpointFields(e: Endpoint, c: Colors): string[][] {
   const dash = (v: string | number | null): string => (v === null || v === '' ? c.dim('-') : String(v));
   return [
     [c.bold('id'), e.id],

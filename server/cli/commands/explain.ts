@@ -20,15 +20,19 @@ export function registerExplain(program: Command, io: CliIO, run: RunAction): vo
 
 async function explain(logId: string, opts: ExplainOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const path = `/api/cli/explain/${encodeURIComponent(logId)}`;
   const refresh = opts.refresh ? 'true' : undefined;
   if (opts.json) {
-    printJson(io, await api.get<unknown>(path, { format: 'json', refresh }));
+    const analysis = await api.get('/api/cli/explain/{logId}', {
+      params: { path: { logId }, query: { format: 'json', refresh } },
+    });
+    printJson(io, analysis);
     return EXIT.ok;
   }
   // The engine words the terminal version itself (format=text), so the CLI and the API agree.
   // It quotes what the sender and the target sent, so it is escaped on a terminal.
-  const text = await api.getText(path, { format: 'text', refresh });
+  const text = await api.getText('/api/cli/explain/{logId}', {
+    params: { path: { logId }, query: { format: 'text', refresh } },
+  });
   io.out(terminalSafe(io.isTTY)(text.trimEnd()));
   return EXIT.ok;
 }

@@ -1,16 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import { EXPORT_FORMATS } from '../../export/export-types.ts';
-import type { ExportResult } from '../../export/export-schemas.ts';
+import { Option, type Command } from 'commander';
+import { EXPORT_FORMATS, type ExportFormat } from '../../export/export-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
-import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
-import { parseChoice, parseUrlFlag } from '../parse-flags.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { httpUrlArg } from '../option-parsers.ts';
 import { printJson } from '../render.ts';
 import { escapeControls } from '../terminal-safe.ts';
 
 interface ExportOptions extends ClientOptions {
-  format?: string;
+  format: ExportFormat;
   out?: string;
   redact?: boolean;
   target?: string;
@@ -22,22 +21,24 @@ export function registerExport(program: Command, io: CliIO, run: RunAction): voi
       .command('export')
       .description('Export a delivery as a cURL command, raw HTTP, JSON or HAR, to stdout or a file')
       .argument('<logId>', 'log id (log_...)')
-      .option('--format <format>', `one of: ${EXPORT_FORMATS.join(', ')} (required)`)
+      .addOption(
+        new Option('--format <format>', `one of: ${EXPORT_FORMATS.join(', ')} (required)`)
+          .choices(EXPORT_FORMATS)
+          .makeOptionMandatory(),
+      )
       .option('--out <file>', 'write the file here instead of stdout')
       .option('--redact', 'hide credential and signature header values')
-      .option('--target <url>', 'the URL written into curl and http (default: the local receiver URL)'),
+      .option('--target <url>', 'the URL written into curl and http (default: the local receiver URL)', httpUrlArg),
   ).action((logId: string, opts: ExportOptions) => run(() => exportLog(logId, opts, io)));
 }
 
 async function exportLog(logId: string, opts: ExportOptions, io: CliIO): Promise<number> {
-  if (opts.format === undefined) throw new UsageError(`--format is required: one of ${EXPORT_FORMATS.join(', ')}.`);
-  const format = parseChoice(opts.format, '--format', EXPORT_FORMATS);
-  const target = opts.target === undefined ? undefined : parseUrlFlag(opts.target, '--target');
   const api = await connect(opts, io);
-  const file = await api.get<ExportResult>(`/api/webhooks/logs/${encodeURIComponent(logId)}/export`, {
-    format,
-    redact: opts.redact === true ? 'true' : undefined,
-    target,
+  const file = await api.get('/api/webhooks/logs/{logId}/export', {
+    params: {
+      path: { logId },
+      query: { format: opts.format, redact: opts.redact === true ? 'true' : undefined, target: opts.target },
+    },
   });
   if (opts.json) {
     printJson(io, file);

@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
-import type { ReplayHistoryEntry } from '../../replay/replay-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
-import { parseIntFlag } from '../parse-flags.ts';
+import { intArg } from '../option-parsers.ts';
 import { colorsFor, formatDateTime, printJson, renderTable } from '../render.ts';
 import { terminalSafe } from '../terminal-safe.ts';
 import { statusWithText } from './replay.ts';
 
 interface HistoryOptions extends ClientOptions {
-  limit?: string;
-  offset?: string;
+  limit?: number;
+  offset?: number;
 }
 
 export function registerHistory(program: Command, io: CliIO, run: RunAction): void {
@@ -18,21 +17,19 @@ export function registerHistory(program: Command, io: CliIO, run: RunAction): vo
       .command('history')
       .description("A delivery's replays and forwards, newest first")
       .argument('<logId>', 'log id (log_...)')
-      .option('--limit <n>', 'page size, 1 to 200 (default 50)')
-      .option('--offset <n>', 'skip this many (default 0)'),
+      .option('--limit <n>', 'page size, 1 to 200 (default 50)', intArg(1, 200))
+      .option('--offset <n>', 'skip this many (default 0)', intArg(0, 100_000_000)),
   ).action((logId: string, opts: HistoryOptions) => run(() => history(logId, opts, io)));
 }
 
 async function history(logId: string, opts: HistoryOptions, io: CliIO): Promise<number> {
-  const query = {
-    limit: opts.limit === undefined ? undefined : parseIntFlag(opts.limit, '--limit', 1, 200),
-    offset: opts.offset === undefined ? undefined : parseIntFlag(opts.offset, '--offset', 0, 100_000_000),
-  };
   const api = await connect(opts, io);
-  const page = await api.get<{ history: ReplayHistoryEntry[]; total: number }>(
-    `/api/replay/${encodeURIComponent(logId)}/history`,
-    query,
-  );
+  const page = await api.get('/api/replay/{webhookLogId}/history', {
+    params: {
+      path: { webhookLogId: logId },
+      query: { limit: opts.limit?.toString(), offset: opts.offset?.toString() },
+    },
+  });
   if (opts.json) {
     printJson(io, page);
     return EXIT.ok;

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-import type { LogDetail, LogPage, LogSummary } from '../../logs/logs-schemas.ts';
-import { LOG_STATUSES } from '../../logs/log-types.ts';
+import { Option, type Command } from 'commander';
+import type { ApiSchemas } from '../../api-client/api-client.ts';
+import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
-import { parseChoice, parseIntFlag } from '../parse-flags.ts';
+import { intArg } from '../option-parsers.ts';
 import { bodyBytes } from '../../export/request-parts.ts';
 import { headerText } from '../../support/header-text.ts';
 import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
@@ -11,10 +11,10 @@ import { terminalSafe, type SafeText } from '../terminal-safe.ts';
 
 interface ListOptions extends ClientOptions {
   endpoint?: string;
-  status?: string;
+  status?: LogStatus;
   search?: string;
-  limit?: string;
-  offset?: string;
+  limit?: number;
+  offset?: number;
 }
 
 interface ShowOptions extends ClientOptions {
@@ -29,10 +29,10 @@ export function registerLogs(program: Command, io: CliIO, run: RunAction): void 
       .command('list', { isDefault: true })
       .description('List logs, newest first (the default)')
       .option('--endpoint <id>', 'only this endpoint')
-      .option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`)
+      .addOption(new Option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`).choices(LOG_STATUSES))
       .option('--search <text>', 'text in the body, headers or path')
-      .option('--limit <n>', 'page size, 1 to 200 (default 50)')
-      .option('--offset <n>', 'skip this many (default 0)'),
+      .option('--limit <n>', 'page size, 1 to 200 (default 50)', intArg(1, 200))
+      .option('--offset <n>', 'skip this many (default 0)', intArg(0, 100_000_000)),
   ).action((opts: ListOptions) => run(() => list(opts, io)));
 
   withClientOptions(
@@ -45,15 +45,18 @@ export function registerLogs(program: Command, io: CliIO, run: RunAction): void 
 }
 
 async function list(opts: ListOptions, io: CliIO): Promise<number> {
-  const query = {
-    endpointId: opts.endpoint,
-    status: opts.status === undefined ? undefined : parseChoice(opts.status, '--status', LOG_STATUSES),
-    search: opts.search,
-    limit: opts.limit === undefined ? undefined : parseIntFlag(opts.limit, '--limit', 1, 200),
-    offset: opts.offset === undefined ? undefined : parseIntFlag(opts.offset, '--offset', 0, 100_000_000),
-  };
   const api = await connect(opts, io);
-  const page = await api.get<LogPage>('/api/webhooks/logs', query);
+  const page = await api.get('/api/webhooks/logs', {
+    params: {
+      query: {
+        endpointId: opts.endpoint,
+        status: opts.status,
+        search: opts.search,
+        limit: opts.limit?.toString(),
+        offset: opts.offset?.toString(),
+      },
+    },
+  });
   if (opts.json) {
     printJson(io, page);
     return EXIT.ok;
@@ -76,7 +79,7 @@ async function list(opts: ListOptions, io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-export function logRow(l: LogSummary, c: Colors, safe: SafeText): string[] {
+export function logRow(l: ApiSchemas['LogSummary'], c: Colors, safe: SafeText): string[] {
   return [
     formatDateTime(l.receivedAt),
     l.id,
@@ -91,7 +94,7 @@ export function logRow(l: LogSummary, c: Colors, safe: SafeText): string[] {
 
 async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number> {
   const api = await connect(opts, io);
-  const log = await api.get<LogDetail>(`/api/webhooks/logs/${encodeURIComponent(logId)}`);
+  const log = await api.get('/api/webhooks/logs/{logId}', { params: { path: { logId } } });
   if (opts.json) {
     printJson(io, log);
     return EXIT.ok;

@@ -1,19 +1,18 @@
 import { STATUS_CODES } from 'node:http';
-import type { Command } from 'commander';
-import type { ReplayDetail } from '../../replay/replay-schemas.ts';
+import { Option, type Command } from 'commander';
 import { MAX_TIMEOUT_MS, REPLAY_METHODS } from '../../replay/replay-schemas.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
-import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
-import { parseChoice, parseIntFlag, parseUrlFlag } from '../parse-flags.ts';
+import { EXIT, type CliIO } from '../cli-output.ts';
+import { choiceArg, httpUrlArg, intArg } from '../option-parsers.ts';
 import { colorsFor, printJson, renderTable, type Colors } from '../render.ts';
 import { terminalSafe } from '../terminal-safe.ts';
 import { headerText } from '../../support/header-text.ts';
 
 interface ReplayOptions extends ClientOptions {
-  to?: string;
+  to: string;
   resign?: boolean;
-  method?: string;
-  timeout?: string;
+  method?: (typeof REPLAY_METHODS)[number];
+  timeout?: number;
 }
 
 export function registerReplay(program: Command, io: CliIO, run: RunAction): void {
@@ -22,10 +21,23 @@ export function registerReplay(program: Command, io: CliIO, run: RunAction): voi
       .command('replay')
       .description('Send a stored delivery again (same method, headers and bytes) to a URL, e.g. your local dev server')
       .argument('<logId>', 'log id (log_...)')
-      .option('--to <url>', 'target URL, absolute http:// or https:// (required)')
+      .addOption(
+        new Option('--to <url>', 'target URL, absolute http:// or https:// (required)')
+          .argParser(httpUrlArg)
+          .makeOptionMandatory(),
+      )
       .option('--resign', "sign again with a fresh timestamp so the handler's tolerance check passes")
-      .option('--method <method>', `override the method: ${REPLAY_METHODS.join(', ')}`)
-      .option('--timeout <ms>', `give up after this many milliseconds (1 to ${MAX_TIMEOUT_MS})`),
+      .option(
+        '--method <method>',
+        `override the method: ${REPLAY_METHODS.join(', ')}`,
+        // Any case is accepted, as before: `--method post`.
+        choiceArg(REPLAY_METHODS, (m) => m.toUpperCase()),
+      )
+      .option(
+        '--timeout <ms>',
+        `give up after this many milliseconds (1 to ${MAX_TIMEOUT_MS})`,
+        intArg(1, MAX_TIMEOUT_MS),
+      ),
   )
     .addHelpText(
       'after',
@@ -35,15 +47,12 @@ export function registerReplay(program: Command, io: CliIO, run: RunAction): voi
 }
 
 async function replay(logId: string, opts: ReplayOptions, io: CliIO): Promise<number> {
-  if (opts.to === undefined) throw new UsageError('--to URL is required (where to send the delivery).');
-  const body: Record<string, unknown> = { targetUrl: parseUrlFlag(opts.to, '--to') };
-  if (opts.method !== undefined) body.method = parseChoice(opts.method.toUpperCase(), '--method', REPLAY_METHODS);
-  if (opts.timeout !== undefined) body.timeoutMs = parseIntFlag(opts.timeout, '--timeout', 1, MAX_TIMEOUT_MS);
-  if (opts.resign) body.resign = true;
-
   const api = await connect(opts, io);
   // 502/504 (unreachable, timeout) arrive as ApiError: one line, exit 1, and the attempt is in history.
-  const r = await api.post<ReplayDetail>(`/api/replay/${encodeURIComponent(logId)}`, body);
+  const r = await api.post('/api/replay/{webhookLogId}', {
+    params: { path: { webhookLogId: logId } },
+    body: { targetUrl: opts.to, method: opts.method, timeoutMs: opts.timeout, resign: opts.resign ? true : undefined },
+  });
   const failed = r.status === null || r.status >= 400;
   if (opts.json) {
     printJson(io, r);

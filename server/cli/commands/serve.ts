@@ -7,12 +7,12 @@ import { openEngineLog } from '../../support/logger.ts';
 import { exitOnFatalErrors } from '../../support/logger-process.ts';
 import { shellArg } from '../../support/shell-quote.ts';
 import type { CliIO } from '../cli-output.ts';
-import { parsePort } from '../parse-flags.ts';
+import { portArg } from '../option-parsers.ts';
 
 export interface ServeOptions {
   dataDir?: string;
-  apiPort?: string;
-  receiverPort?: string;
+  apiPort?: number;
+  receiverPort?: number;
   tunnel?: boolean;
   tunnelHost?: string;
   subdomain?: string;
@@ -27,8 +27,8 @@ export function registerServe(
     .command('serve')
     .description('Run the engine headless: the private API on 127.0.0.1 and the webhook receiver')
     .option('--data-dir <dir>', 'data directory (default: $HOOKSCOPE_DATA_DIR or the OS data folder)')
-    .option('--api-port <n>', 'API port on 127.0.0.1 (default 4680; 0 = any free port)')
-    .option('--receiver-port <n>', 'receiver port (default 4681; 0 = any free port)')
+    .option('--api-port <n>', 'API port on 127.0.0.1 (default 4680; 0 = any free port)', portArg)
+    .option('--receiver-port <n>', 'receiver port (default 4681; 0 = any free port)', portArg)
     .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
     .option('--no-tunnel', 'serve locally only (the default for serve)')
     .option('--tunnel-host <url>', 'localtunnel server (default $HOOKSCOPE_TUNNEL_HOST or https://localtunnel.me)')
@@ -42,8 +42,8 @@ export function registerServe(
 export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   const dataDir = resolveDataDir({ flag: opts.dataDir, env: io.env });
   const flags: NonNullable<ConfigInput['flags']> = {};
-  if (opts.apiPort !== undefined) flags.apiPort = parsePort(opts.apiPort, '--api-port');
-  if (opts.receiverPort !== undefined) flags.receiverPort = parsePort(opts.receiverPort, '--receiver-port');
+  if (opts.apiPort !== undefined) flags.apiPort = opts.apiPort;
+  if (opts.receiverPort !== undefined) flags.receiverPort = opts.receiverPort;
   if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
   if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
   if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;

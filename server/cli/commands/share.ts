@@ -1,11 +1,10 @@
-import type { Command } from 'commander';
-import type { ShareView as Share } from '../../share/share-schemas.ts';
+import { InvalidArgumentError, type Command } from 'commander';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, UsageError, type CliIO } from '../cli-output.ts';
 import { colorsFor, formatDateTime, printJson } from '../render.ts';
 
 interface ShareOptions extends ClientOptions {
-  hours?: string;
+  hours?: number;
   revoke?: boolean;
   /** Commander's `--no-redact` sets this to false. */
   redact: boolean;
@@ -17,7 +16,7 @@ export function registerShare(program: Command, io: CliIO, run: RunAction): void
       .command('share')
       .description('Create a read-only share link for a delivery (replacing its previous link), or revoke it')
       .argument('<logId>', 'log id (log_...)')
-      .option('--hours <n>', 'hours until the link expires: more than 0, at most 720 (default 24)')
+      .option('--hours <n>', 'hours until the link expires: more than 0, at most 720 (default 24)', hoursArg)
       .option('--revoke', 'revoke the current link instead')
       .option('--no-redact', 'show credential and signature header values on the shared page'),
   ).action((logId: string, opts: ShareOptions) => run(() => share(logId, opts, io)));
@@ -26,18 +25,18 @@ export function registerShare(program: Command, io: CliIO, run: RunAction): void
 async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<number> {
   if (opts.revoke && opts.hours !== undefined) throw new UsageError('--revoke and --hours cannot be used together.');
   if (opts.revoke && opts.redact === false) throw new UsageError('--revoke and --no-redact cannot be used together.');
-  const hours = opts.hours === undefined ? undefined : parseHours(opts.hours);
   const api = await connect(opts, io);
-  const path = `/api/webhooks/${encodeURIComponent(logId)}/share`;
+  const byLog = { params: { path: { logId } } };
   if (opts.revoke) {
-    const revoked = await api.delete<{ logId: string; revoked: true }>(path);
+    const revoked = await api.delete('/api/webhooks/{logId}/share', byLog);
     if (opts.json) printJson(io, revoked);
     else io.out(`Revoked the share link of ${revoked.logId}; it now answers 404.`);
     return EXIT.ok;
   }
-  const body: Record<string, unknown> = { redact: opts.redact };
-  if (hours !== undefined) body.expiresInHours = hours;
-  const link = await api.post<Share>(path, body);
+  const link = await api.post('/api/webhooks/{logId}/share', {
+    ...byLog,
+    body: { redact: opts.redact, expiresInHours: opts.hours },
+  });
   if (opts.json) {
     printJson(io, link);
     return EXIT.ok;
@@ -57,10 +56,10 @@ async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<numb
   return EXIT.ok;
 }
 
-function parseHours(value: string): number {
+function hoursArg(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 720) {
-    throw new UsageError(`--hours must be a number of hours greater than 0 and at most 720, got "${value}".`);
+    throw new InvalidArgumentError('It must be a number of hours greater than 0 and at most 720.');
   }
   return n;
 }

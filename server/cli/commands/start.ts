@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import type { CliIO } from '../cli-output.ts';
+import { portArg } from '../option-parsers.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
 export function registerStart(
@@ -12,8 +13,8 @@ export function registerStart(
     .command('start')
     .description('Start the desktop app, or the headless engine where Electron cannot start')
     .option('--data-dir <dir>', 'data directory')
-    .option('--api-port <n>', 'API port (default 4680)')
-    .option('--receiver-port <n>', 'receiver port (default 4681)')
+    .option('--api-port <n>', 'API port (default 4680)', portArg)
+    .option('--receiver-port <n>', 'receiver port (default 4681)', portArg)
     .action((opts: ServeOptions) => run(() => start(opts, io)));
 }
 

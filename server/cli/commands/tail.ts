@@ -1,17 +1,19 @@
-import type { Command } from 'commander';
-import type { LogSummary } from '../../logs/logs-schemas.ts';
-import { LOG_STATUSES } from '../../logs/log-types.ts';
+import { Option, type Command } from 'commander';
+import type { ApiSchemas } from '../../api-client/api-client.ts';
+import { followEvents, type EngineEventShape } from '../../api-client/event-follower.ts';
+import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
-import { followEvents } from '../event-follower.ts';
-import { parseChoice } from '../parse-flags.ts';
+import { EngineNotRunningError } from '../engine-connection.ts';
 import { colorsFor, formatBytes, formatClock, statusText, type Colors } from '../render.ts';
 import { jsonWithEscapedControls, terminalSafe, type SafeText } from '../terminal-safe.ts';
 
 interface TailOptions extends ClientOptions {
   endpoint?: string;
-  status?: string;
+  status?: LogStatus;
 }
+
+type LogSummary = ApiSchemas['LogSummary'];
 
 export function registerTail(program: Command, io: CliIO, run: RunAction): void {
   withClientOptions(
@@ -19,14 +21,14 @@ export function registerTail(program: Command, io: CliIO, run: RunAction): void 
       .command('tail')
       .description('Print deliveries live as they arrive, until Ctrl+C (reconnects when the engine restarts)')
       .option('--endpoint <id>', 'only this endpoint')
-      .option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`),
+      .addOption(new Option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`).choices(LOG_STATUSES)),
   )
     .addHelpText('after', '\nWith --json, each delivery is one JSON object (a log summary) per line.')
     .action((opts: TailOptions) => run(() => tail(opts, io)));
 }
 
 export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
-  const status = opts.status === undefined ? undefined : parseChoice(opts.status, '--status', LOG_STATUSES);
+  const status = opts.status;
   const c = colorsFor(io);
   const safe = terminalSafe(io.isTTY);
   const stop = new AbortController();
@@ -36,9 +38,11 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
   signal?.addEventListener('abort', onSignal, { once: true });
   let announced = false;
   try {
-    await followEvents({
+    await followEvents<EngineEventShape>({
       signal: stop.signal,
       connect: () => connect(opts, io),
+      // Between an engine's stop and its restart there is no runtime.json: wait for it.
+      isRetriable: (e) => e instanceof EngineNotRunningError,
       onConnected: (api) => {
         if (announced) return;
         announced = true;
@@ -50,12 +54,7 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
       onStatus: (m) => io.err(c.dim(m)),
       onEvent: (e) => {
         if (e.event !== 'log.created') return;
-        let log: LogSummary;
-        try {
-          log = JSON.parse(e.data) as LogSummary;
-        } catch {
-          return;
-        }
+        const log = e.data;
         if (opts.endpoint !== undefined && log.endpointId !== opts.endpoint) return;
         if (status !== undefined && log.status !== status) return;
         io.out(opts.json ? jsonWithEscapedControls(JSON.stringify(log)) : tailLine(log, c, safe));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
-import { SseParser } from '../../../server/cli/sse-parser.ts';
+import { SseParser } from '../../../server/api-client/sse-parser.ts';
 
 describe('SseParser', () => {
   test('parses events, skips comments, keeps the last id and the retry delay', () => {
