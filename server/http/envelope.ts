@@ -2,15 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { AppError } from '../errors/app-errors.ts';
 import type { ReportFault } from '../support/logger-faults.ts';
 
-export interface ErrorEnvelope {
-  success: false;
-  error: { code: string; message: string; details?: unknown };
-}
-
-export interface SuccessEnvelope<T> {
-  success: true;
-  data: T;
-}
+import type { ErrorEnvelope, SuccessEnvelope } from './envelope-schemas.ts';
 
 export interface MappedError {
   status: number;

@@ -1,17 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ErrorEnvelopeSchema, successEnvelope } from './envelope-schemas.ts';
 import { toOpenApiPath, type RouteSpec } from './route.ts';
-
-const ErrorEnvelope = z
-  .strictObject({
-    success: z.literal(false),
-    error: z.strictObject({
-      code: z.string().meta({ description: 'Stable, for programs (e.g. VALIDATION_ERROR, LOG_NOT_FOUND).' }),
-      message: z.string().meta({ description: 'A sentence for people; a 400 names the field.' }),
-      details: z.unknown().optional(),
-    }),
-  })
-  .meta({ id: 'ErrorEnvelope' });
 
 /**
  * The errors an operation can answer because of what it is, not what it does:
@@ -45,7 +35,7 @@ function successResponses(r: RouteSpec): Record<string, ResponseObject> {
     return out;
   }
   for (const [status, res] of Object.entries(r.responses)) {
-    const schema = r.raw ? res.data : z.strictObject({ success: z.literal(true), data: res.data });
+    const schema = r.raw ? res.data : successEnvelope(res.data);
     out[status] = {
       description: res.description,
       content: {
@@ -70,7 +60,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], version: string, schem
     const errors = { ...commonErrors(r), ...r.errors };
     for (const [status, description] of Object.entries(errors)) {
       if (description === undefined) continue;
-      responses[status] = { description, content: { 'application/json': { schema: ErrorEnvelope } } };
+      responses[status] = { description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } };
     }
     registry.registerPath({
       method: r.method,
