@@ -2,7 +2,8 @@ import type { Migration } from '../store/store-types.ts';
 
 export const accountsMigrations: Migration[] = [
   {
-    version: 1,
+    number: 1,
+    legacyVersion: 1,
     name: 'accounts',
     sql: `CREATE TABLE accounts (
             id TEXT PRIMARY KEY,

@@ -2,7 +2,8 @@ import type { Migration } from '../store/store-types.ts';
 
 export const endpointsMigrations: Migration[] = [
   {
-    version: 2,
+    number: 1,
+    legacyVersion: 2,
     name: 'endpoints',
     sql: `CREATE TABLE endpoints (
             id TEXT PRIMARY KEY,

@@ -1,3 +1,4 @@
+import type { EndpointDependents } from './endpoint-dependents.ts';
 import type { AccountContext } from '../auth/account-context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/app-errors.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
@@ -19,10 +20,8 @@ export interface EndpointsServiceDeps {
   urls: BaseUrls;
   /** How long a regenerated secret's predecessor stays valid. */
   secretGraceMs: number;
-  /** Removes what other features keep for an endpoint (logs, ...) before the endpoint goes. */
-  onDelete: (accountId: string, endpointId: string) => Promise<void>;
-  /** Told after an update was stored (the forward queue follows forwardUrl changes). */
-  onUpdate?: (before: EndpointRecord, after: EndpointRecord) => Promise<void> | void;
+  /** The features that keep something per endpoint: told of deletions (before the endpoint goes) and updates. */
+  dependents: Pick<EndpointDependents, 'deleted' | 'updated'>;
   /**
    * `endpoint.changed` to the endpoint's account after each stored change. The
    * engine passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
@@ -115,7 +114,7 @@ export class EndpointsService {
     await this.deps.repo.update(next);
     this.byId.set(id, next);
     this.changed(next, 'updated');
-    await this.deps.onUpdate?.(current, next);
+    await this.deps.dependents.updated(current, next);
     return this.view(next);
   }
 
@@ -126,7 +125,7 @@ export class EndpointsService {
     const record = this.byId.get(id)!;
     this.byId.delete(id);
     try {
-      await this.deps.onDelete(account.id, id);
+      await this.deps.dependents.deleted(account.id, id);
       await this.deps.repo.delete(account.id, id);
     } catch (e) {
       this.byId.set(id, record);

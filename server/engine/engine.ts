@@ -1,60 +1,28 @@
 import { join } from 'node:path';
-import { accountsMigrations } from '../accounts/accounts-migrations.ts';
-import { AccountsRepository } from '../accounts/accounts-repository.ts';
-import { AccountsService } from '../accounts/accounts-service.ts';
+import { accountsFeature } from '../accounts/accounts-feature.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import { Authenticator } from '../auth/authenticator.ts';
 import { loadOrCreateSigningKey } from '../auth/signing-key.ts';
 import { TokenService } from '../auth/token-service.ts';
 import type { EngineConfig } from '../config/config.ts';
-import { endpointsMigrations } from '../endpoints/endpoints-migrations.ts';
-import { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
-import { endpointsRoutes } from '../endpoints/endpoints-routes.ts';
-import { EndpointsService } from '../endpoints/endpoints-service.ts';
-import { TestDeliveryService } from '../endpoints/test-delivery-service.ts';
+import { diagnoseFeature } from '../diagnose/diagnose-feature.ts';
+import { endpointsFeature } from '../endpoints/endpoints-feature.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { EVENT_SCHEMAS } from '../events/event-map.ts';
-import { EventStreamService } from '../events/event-stream-service.ts';
-import { eventsRoutes } from '../events/events-routes.ts';
+import { eventsFeature } from '../events/events-feature.ts';
+import { exportFeature } from '../export/export-feature.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
 import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from '../http/openapi.ts';
-import type { RouteSpec } from '../http/route.ts';
 import { systemRoutes } from '../http/system-routes.ts';
-import { logsMigrations } from '../logs/logs-migrations.ts';
-import { LogsRepository } from '../logs/logs-repository.ts';
-import { logsRoutes } from '../logs/logs-routes.ts';
-import { LogsService } from '../logs/logs-service.ts';
-import { metricsMigrations } from '../metrics/metrics-migrations.ts';
-import { metricsObserver } from '../metrics/metrics-observer.ts';
-import { MetricsRepository } from '../metrics/metrics-repository.ts';
-import { metricsRoutes } from '../metrics/metrics-routes.ts';
-import { MetricsService } from '../metrics/metrics-service.ts';
-import { BodyBudget } from '../receiver/body-budget.ts';
-import { RateLimiter } from '../receiver/rate-limiter.ts';
-import { Receiver, receiverLimits } from '../receiver/receiver-handler.ts';
-import { DiagnoseService } from '../diagnose/diagnose-service.ts';
-import { diagnoseRoutes } from '../diagnose/diagnose-routes.ts';
-import { exportRoutes } from '../export/export-routes.ts';
-import { ExportService } from '../export/export-service.ts';
-import { shareMigrations } from '../share/share-migrations.ts';
-import { sharePageHandler } from '../share/share-page.ts';
-import { ShareRepository } from '../share/share-repository.ts';
-import { shareRoutes } from '../share/share-routes.ts';
-import { ShareService } from '../share/share-service.ts';
-import { remediationMigrations } from '../remediation/remediation-migrations.ts';
-import { RemediationRepository } from '../remediation/remediation-repository.ts';
-import { remediationRoutes } from '../remediation/remediation-routes.ts';
-import { RemediationService } from '../remediation/remediation-service.ts';
-import { ForwardQueueRepository } from '../replay/forward-queue-repository.ts';
-import { Forwarder } from '../replay/forwarder.ts';
-import { replayMigrations } from '../replay/replay-migrations.ts';
-import { ReplayRepository } from '../replay/replay-repository.ts';
-import { replayRoutes } from '../replay/replay-routes.ts';
-import { ReplayService } from '../replay/replay-service.ts';
+import { logsFeature } from '../logs/logs-feature.ts';
+import { metricsFeature } from '../metrics/metrics-feature.ts';
+import { receiverFeature } from '../receiver/receiver-feature.ts';
+import { remediationFeature } from '../remediation/remediation-feature.ts';
+import { replayFeature } from '../replay/replay-feature.ts';
+import { shareFeature } from '../share/share-feature.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
-import type { Migration } from '../store/store-types.ts';
 import { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, systemClock, type Clock } from '../support/clock.ts';
 import { IdGenerator } from '../support/ids.ts';
@@ -62,11 +30,11 @@ import { openEngineLog, type EngineLog, type Logger } from '../support/logger.ts
 import { faultReporter } from '../support/logger-faults.ts';
 import { cryptoRandom, type Random } from '../support/random.ts';
 import { readVersion } from '../support/version.ts';
-import { createTunnelService } from '../tunnel/create-tunnel.ts';
-import { tunnelRoutes } from '../tunnel/tunnel-routes.ts';
+import { tunnelFeature } from '../tunnel/tunnel-feature.ts';
 import type { TunnelService } from '../tunnel/tunnel-service.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { describeModeChanges, tightenDataDir } from './data-dir-permissions.ts';
+import { listed, migrationsOf, type Feature } from './feature.ts';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file.ts';
 
 export interface EngineDeps {
@@ -102,21 +70,13 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-/** Every feature's migrations; versions are unique across the engine and checked in tests. */
-export const ALL_MIGRATIONS: Migration[] = [
-  ...accountsMigrations,
-  ...endpointsMigrations,
-  ...logsMigrations,
-  ...replayMigrations,
-  ...shareMigrations,
-  ...metricsMigrations,
-  ...remediationMigrations,
-];
-
 /**
  * The composition root: one engine for the desktop app, `hookscope serve` and
- * the tests. It wires store -> repositories -> services -> routes -> listeners
- * and passes every collaborator in explicitly.
+ * the tests. Each feature's factory builds its repositories, service and routes
+ * from what it is given; the engine lists the features, each after those it
+ * uses, and derives the rest from the list: the store's migrations, the API's
+ * routes, the receiver's observers, the endpoint-deletion cascade and the order
+ * of start-up and shutdown (see feature.ts).
  */
 export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): Promise<Engine> {
   const clock = deps.clock ?? systemClock;
@@ -153,9 +113,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
   try {
     const key = await loadOrCreateSigningKey(config.dataDir, random);
     const tokens = new TokenService({ key, clock });
-    const store = await SqljsStore.open({
+    // Repositories hold the store from here; it loads below, once every feature has brought its migrations.
+    const store = new SqljsStore({
       dir: join(config.dataDir, 'store'),
-      migrations: ALL_MIGRATIONS,
       sync: config.durability.sync,
       syncIntervalMs: config.durability.syncIntervalMs,
       checkpointBytes: config.durability.checkpointBytes,
@@ -165,89 +125,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       onError,
     });
     cleanups.push(() => store.close());
-
-    const rateLimiter = new RateLimiter(config.receiver.rateLimit, clock);
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
-
-    const accounts = new AccountsService(new AccountsRepository(store), clock);
-    const logs = new LogsService(new LogsRepository(store, config.retention), ids);
     const events = new EventBus({ now: () => clock.now() });
-    // `tunnel` is built below; the notice is only asked for on requests, after start-up.
-    const shares = new ShareService({
-      repo: new ShareRepository(store),
-      logs,
-      urls,
-      clock,
-      random,
-      browserNotice: () => tunnel.status().browserNotice,
-      events,
-    });
-    const endpoints: EndpointsService = new EndpointsService({
-      repo: new EndpointsRepository(store),
-      clock,
-      random,
-      ids,
-      urls,
-      secretGraceMs: config.secretGraceMs,
-      // The services named here are built just below; these hooks only run on requests, after start-up.
-      onDelete: async (accountId, endpointId) => {
-        await shares.deleteForEndpoint(accountId, endpointId);
-        await remediation.deleteForEndpoint(accountId, endpointId);
-        await replays.deleteForEndpoint(accountId, endpointId);
-        await logs.deleteForEndpoint(accountId, endpointId);
-        rateLimiter.forget(endpointId);
-      },
-      onUpdate: (before, after): Promise<void> => forwarder.endpointUpdated(before, after),
-      events,
-    });
-    const forwardQueue = new ForwardQueueRepository(store);
-    const replays: ReplayService = new ReplayService({
-      repo: new ReplayRepository(store),
-      queue: forwardQueue,
-      logs,
-      endpoints,
-      clock,
-      ids,
-      events,
-    });
-    const forwarder: Forwarder = new Forwarder({
-      queue: forwardQueue,
-      replays,
-      endpoints,
-      events,
-      clock,
-      random,
-      ids,
-      policy: config.forward,
-      onError,
-    });
-    cleanups.push(() => forwarder.stop());
-    const metrics = new MetricsService({ repo: new MetricsRepository(store), logs, endpoints, replays, clock });
-    const remediation = new RemediationService({
-      repo: new RemediationRepository(store),
-      logs,
-      endpoints,
-      replays,
-      clock,
-      limits: {
-        maxBodyBytes: config.maxBodyBytes,
-        requestTimeoutMs: config.receiver.requestTimeoutMs,
-        bodyIdleTimeoutMs: config.receiver.bodyIdleTimeoutMs,
-        maxInFlightBodyBytes: config.receiver.maxInFlightBodyBytes,
-      },
-      secretGraceMs: config.secretGraceMs,
-      llm: config.remediation.llm,
-      events,
-    });
-    await accounts.init();
-    await endpoints.init();
-    await endpoints.eraseExpiredSecrets();
-    store.beforeCheckpoint(() => endpoints.eraseExpiredSecrets());
-    await accounts.ensure({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT });
-    await forwarder.start();
-
-    const eventStreams = new EventStreamService({ bus: events, heartbeatMs: config.sseHeartbeatMs });
     const runtimeInfo = {
       pid: process.pid,
       apiUrl: '',
@@ -256,68 +136,114 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       startedAt: isoTime(clock.now()),
       version: version.version,
     };
-    const tunnel = createTunnelService({
-      config: config.tunnel,
-      dataDir: config.dataDir,
-      urls,
-      events,
-      accounts,
-      clock,
-      random,
-      onPublicUrl: (publicUrl) => writeRuntimeFile(config.dataDir, { ...runtimeInfo, publicUrl }),
-      onError,
+    const core = { store, clock, random, ids, urls, events, onError };
+
+    // The features, each after those it uses. Everything below is derived from this list.
+    const accounts = listed(
+      accountsFeature({ ...core, localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT } }),
+    );
+    const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
+    const logs = listed(logsFeature({ ...core, retention: config.retention }));
+    const replay = listed(
+      replayFeature({ ...core, logs: logs.service, endpoints: endpoints.service, forwardPolicy: config.forward }),
+    );
+    const tunnel = listed(
+      tunnelFeature({
+        ...core,
+        config: config.tunnel,
+        dataDir: config.dataDir,
+        accounts: accounts.service,
+        logger,
+        onPublicUrl: (publicUrl) => writeRuntimeFile(config.dataDir, { ...runtimeInfo, publicUrl }),
+      }),
+    );
+    const share = listed(
+      shareFeature({
+        ...core,
+        logs: logs.service,
+        // Asked at each create: the tunnel comes and goes.
+        browserNotice: () => tunnel.service.status().browserNotice,
+        reportFault,
+      }),
+    );
+    const readers = { logs: logs.service, endpoints: endpoints.service, replays: replay.service };
+    const exports = listed(
+      exportFeature({ ...core, logs: logs.service, creator: { name: version.name, version: version.version } }),
+    );
+    const diagnose = listed(diagnoseFeature({ ...core, ...readers }));
+    const remediation = listed(
+      remediationFeature({
+        ...core,
+        ...readers,
+        limits: {
+          maxBodyBytes: config.maxBodyBytes,
+          requestTimeoutMs: config.receiver.requestTimeoutMs,
+          bodyIdleTimeoutMs: config.receiver.bodyIdleTimeoutMs,
+          maxInFlightBodyBytes: config.receiver.maxInFlightBodyBytes,
+        },
+        secretGraceMs: config.secretGraceMs,
+        llm: config.remediation.llm,
+      }),
+    );
+    const metrics = listed(metricsFeature({ ...core, ...readers }));
+    const live = listed(eventsFeature({ bus: events, logs: logs.service, heartbeatMs: config.sseHeartbeatMs }));
+    let openapi: OpenApiDocument | null = null;
+    // The document describes every route, its own included, so it is built on first request.
+    const system = listed({
+      name: 'system',
+      routes: systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS))),
     });
-    const receiver = new Receiver({
+    const others = [
+      system,
+      accounts,
       endpoints,
       logs,
-      clock,
-      limits: receiverLimits({
-        maxBodyBytes: config.maxBodyBytes,
-        requestTimeoutMs: config.receiver.requestTimeoutMs,
-        bodyIdleTimeoutMs: config.receiver.bodyIdleTimeoutMs,
-      }),
-      rateLimiter,
-      budget: new BodyBudget(config.receiver.maxInFlightBodyBytes),
-      onError: reportFault,
-      observers: [
-        { stored: (d) => void events.publish(d.accountId, 'log.created', logs.summarize(d)) },
-        forwarder,
-        metricsObserver(metrics),
-        tunnel.observer,
-      ],
-    });
-    let openapi: OpenApiDocument | null = null;
-    const routes: RouteSpec[] = [
-      ...systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS))),
-      ...endpointsRoutes(endpoints, new TestDeliveryService({ endpoints, urls, clock, random })),
-      ...logsRoutes(logs),
-      ...eventsRoutes(eventStreams),
-      ...replayRoutes(replays, forwarder),
-      ...shareRoutes(shares),
-      ...exportRoutes(new ExportService({ logs, urls, creator: { name: version.name, version: version.version } })),
-      ...diagnoseRoutes(new DiagnoseService({ logs, endpoints, replays, urls, clock })),
-      ...remediationRoutes(remediation),
-      ...metricsRoutes(metrics),
-      ...tunnelRoutes(tunnel),
+      replay,
+      tunnel,
+      share,
+      exports,
+      diagnose,
+      remediation,
+      metrics,
+      live,
     ];
-    const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts), reportFault });
+    // Last: it takes every other feature's observers.
+    const receiver = listed(
+      receiverFeature({
+        ...core,
+        endpoints: endpoints.service,
+        logs: logs.service,
+        config: config.receiver,
+        maxBodyBytes: config.maxBodyBytes,
+        observers: others.flatMap((f: Feature) => f.observers ?? []),
+        reportFault,
+      }),
+    );
+    const features: readonly Feature[] = [...others, receiver];
+    const routes = features.flatMap((f) => f.routes ?? []);
+    endpoints.dependents.set(features);
 
+    await store.load(migrationsOf(features));
+    for (const f of features) {
+      await f.start?.();
+      if (f.stop) cleanups.push(() => f.stop!());
+    }
+
+    const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts.service), reportFault });
     const listeners: RunningListeners = await startListeners({
       apiHost: config.apiHost,
       apiPort: config.apiPort,
       receiverHost: config.receiverHost,
       receiverPort: config.receiverPort,
       apiApp,
-      receiver: (req, res) => receiver.handle(req, res),
-      share: sharePageHandler(shares, reportFault),
+      receiver: (req, res) => receiver.service.handle(req, res),
+      share: share.page,
       receiverTimeouts: {
         headersTimeoutMs: config.receiver.headersTimeoutMs,
         requestTimeoutMs: config.receiver.requestTimeoutMs,
       },
     });
     cleanups.push(() => listeners.close());
-    // Runs before the listeners close: open SSE streams would otherwise hold close() open.
-    cleanups.push(async () => eventStreams.close());
     urls.api = listeners.apiUrl;
     urls.receiver = listeners.receiverUrl;
 
@@ -325,10 +251,11 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     runtimeInfo.receiverUrl = listeners.receiverUrl;
     await writeRuntimeFile(config.dataDir, runtimeInfo);
     cleanups.push(() => removeRuntimeFile(config.dataDir));
-    cleanups.push(logTunnelStates(tunnel, logger));
-    // The tunnel points at the receiver listener only; it closes first on stop.
-    await tunnel.start(listeners.receiverUrl, config.receiverHost);
-    cleanups.push(() => tunnel.stop());
+    const at = { apiUrl: listeners.apiUrl, receiverUrl: listeners.receiverUrl, receiverHost: config.receiverHost };
+    for (const f of features) {
+      await f.online?.(at);
+      if (f.offline) cleanups.push(() => f.offline!());
+    }
     logger.info(
       {
         version: version.version,
@@ -348,7 +275,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       config,
       dataDir: config.dataDir,
       events,
-      tunnel,
+      tunnel: tunnel.service,
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) =>
@@ -370,24 +297,4 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     await unwind();
     throw e;
   }
-}
-
-/**
- * One info line per tunnel state change. A retry while offline (connecting,
- * then offline again with the same reason) is not a change worth a line: with
- * backoff up to 30 s it would be two lines a minute for as long as the network is down.
- */
-function logTunnelStates(tunnel: TunnelService, logger: Logger): () => Promise<void> {
-  let last: { state: string; lastError: string | null } | null = null;
-  const unsubscribe = tunnel.subscribe((t) => {
-    const down = last?.state === 'offline' || last?.state === 'error';
-    if (down && t.state === 'connecting') return;
-    if (last && last.state === t.state && last.lastError === t.lastError) return;
-    last = { state: t.state, lastError: t.lastError };
-    logger.info(
-      { state: t.state, url: t.url, host: t.host, attempts: t.attempts, lastError: t.lastError },
-      'tunnel state',
-    );
-  });
-  return async () => unsubscribe();
 }

@@ -7,7 +7,8 @@ import type { Migration } from '../store/store-types.ts';
  */
 export const logsMigrations: Migration[] = [
   {
-    version: 3,
+    number: 1,
+    legacyVersion: 3,
     name: 'logs',
     sql: `CREATE TABLE logs (
             seq INTEGER PRIMARY KEY,
@@ -45,13 +46,15 @@ export const logsMigrations: Migration[] = [
     // Metrics aggregate by time within an account. Without this every stats query scans the
     // account; with endpoint_id, status and size in it too, the counting pass never reads the
     // table rows (measured at 100,000 logs: the 30-day stats take about half the time).
-    version: 31,
+    number: 2,
+    legacyVersion: 31,
     name: 'logs_by_received_at',
     sql: 'CREATE INDEX logs_by_received_at ON logs (account_id, received_at, endpoint_id, status, size);',
   },
   {
     // `size` is what arrived; a refused body's declared length is kept apart so neither is faked.
-    version: 32,
+    number: 3,
+    legacyVersion: 32,
     name: 'logs_declared_size',
     sql: 'ALTER TABLE logs ADD COLUMN declared_size INTEGER;',
   },

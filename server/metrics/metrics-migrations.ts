@@ -7,7 +7,8 @@ import type { Migration } from '../store/store-types.ts';
  */
 export const metricsMigrations: Migration[] = [
   {
-    version: 30,
+    number: 1,
+    legacyVersion: 30,
     name: 'metrics_rejections',
     sql: `CREATE TABLE metrics_rejections (
             account_id TEXT NOT NULL,
@@ -21,7 +22,8 @@ export const metricsMigrations: Migration[] = [
   },
   {
     // Rejections by reason (an inactive endpoint, the rate limit); existing counts were all inactive endpoints.
-    version: 33,
+    number: 2,
+    legacyVersion: 33,
     name: 'metrics_rejection_reasons',
     sql: `CREATE TABLE metrics_rejections_v2 (
             account_id TEXT NOT NULL,

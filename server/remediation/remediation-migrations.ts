@@ -3,7 +3,8 @@ import type { Migration } from '../store/store-types.ts';
 /** One stored analysis per log (refresh replaces it); endpoint_id lets an endpoint's deletion remove its analyses. */
 export const remediationMigrations: Migration[] = [
   {
-    version: 40,
+    number: 1,
+    legacyVersion: 40,
     name: 'remediation_analyses',
     sql: `CREATE TABLE remediation_analyses (
             log_id TEXT PRIMARY KEY,
@@ -16,7 +17,8 @@ export const remediationMigrations: Migration[] = [
   },
   {
     // An analysis lives no longer than its log (see replays_follow_logs for why a trigger).
-    version: 41,
+    number: 2,
+    legacyVersion: 41,
     name: 'analyses_follow_logs',
     sql: `CREATE TRIGGER analyses_follow_logs AFTER DELETE ON logs BEGIN
             DELETE FROM remediation_analyses WHERE log_id = OLD.id AND account_id = OLD.account_id;

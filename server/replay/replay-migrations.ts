@@ -7,7 +7,8 @@ import type { Migration } from '../store/store-types.ts';
  */
 export const replayMigrations: Migration[] = [
   {
-    version: 10,
+    number: 1,
+    legacyVersion: 10,
     name: 'replays',
     sql: `CREATE TABLE replays (
             seq INTEGER PRIMARY KEY,
@@ -33,7 +34,8 @@ export const replayMigrations: Migration[] = [
           CREATE INDEX replays_by_endpoint ON replays (endpoint_id, replay_trigger, created_at);`,
   },
   {
-    version: 11,
+    number: 2,
+    legacyVersion: 11,
     name: 'forward_queue',
     sql: `CREATE TABLE forward_queue (
             seq INTEGER PRIMARY KEY,
@@ -49,7 +51,8 @@ export const replayMigrations: Migration[] = [
     // Replay history and queued forwards live no longer than their log: retention evicts
     // logs inside the logs feature's own record, and these triggers (on replay's own tables)
     // remove the rest in that same write, like ON DELETE CASCADE declared by the child.
-    version: 12,
+    number: 3,
+    legacyVersion: 12,
     name: 'replays_follow_logs',
     sql: `CREATE TRIGGER replays_follow_logs AFTER DELETE ON logs BEGIN
             DELETE FROM replays WHERE account_id = OLD.account_id AND log_id = OLD.id;

@@ -7,7 +7,8 @@ import type { Migration } from '../store/store-types.ts';
  */
 export const shareMigrations: Migration[] = [
   {
-    version: 20,
+    number: 1,
+    legacyVersion: 20,
     name: 'shares',
     sql: `CREATE TABLE shares (
             token_hash TEXT PRIMARY KEY,
@@ -25,7 +26,8 @@ export const shareMigrations: Migration[] = [
     // A share link lives no longer than its log. Retention evicts logs inside the logs
     // feature's own record; this trigger (the share feature's, on its own table) removes
     // the link in that same write, like a foreign key's ON DELETE CASCADE declared by the child.
-    version: 21,
+    number: 2,
+    legacyVersion: 21,
     name: 'shares_follow_logs',
     sql: `CREATE TRIGGER shares_follow_logs AFTER DELETE ON logs BEGIN
             DELETE FROM shares WHERE account_id = OLD.account_id AND log_id = OLD.id;

@@ -7,7 +7,7 @@ import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
 import type {
   BatchResult,
   CheckpointResult,
-  Migration,
+  FeatureMigrations,
   ReadQuery,
   Row,
   SqlValue,
@@ -16,12 +16,12 @@ import type {
   WriteOp,
   WriteReceipt,
 } from './store-types.ts';
+import { checkMigrationSets } from './migration-plan.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { OpenResult } from './worker-protocol.ts';
 
 export interface SqljsStoreOptions {
   dir: string;
-  migrations: Migration[];
   sync?: SyncPolicy;
   syncIntervalMs?: number;
   /** Checkpoint once the journal has grown by this many bytes... */
@@ -38,62 +38,92 @@ export interface SqljsStoreOptions {
 
 const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
+/** What `load` brings up: the database worker and the journal. */
+interface Loaded {
+  client: WorkerClient;
+  journal: Journal;
+  info: OpenResult;
+  timer: NodeJS.Timeout;
+}
+
 /**
  * sql.js behind a journal (DESIGN.md "Storage and durability"). A write is
  * encoded, appended to the journal with group commit, and only then posted to
  * the database worker, so the worker applies records in journal order and a
  * read issued after an acknowledged write always sees it.
+ *
+ * Made in two steps: `new SqljsStore(options)` is what repositories hold, and
+ * `load(migrations)` opens it. The engine builds its features first (each
+ * brings its migrations) and loads the store once it has them all.
  */
 export class SqljsStore implements Store {
-  private nextSeq: number;
+  private loaded: Loaded | null = null;
+  private loading = false;
+  private nextSeq = 1;
   private checkpointing: Promise<CheckpointResult> | null = null;
-  private lastCheckpointAt: number;
-  private readonly timer: NodeJS.Timeout;
+  private lastCheckpointAt = 0;
   private closed = false;
   private readonly hooks: (() => Promise<unknown>)[] = [];
+  private readonly opts: {
+    checkpointBytes: number;
+    checkpointIntervalMs: number;
+    clock: Clock;
+    onError: (e: Error) => void;
+    onCheckpoint?: (result: CheckpointResult) => void;
+  };
 
-  private constructor(
-    private readonly client: WorkerClient,
-    private readonly journal: Journal,
-    readonly openInfo: OpenResult,
-    private readonly opts: {
-      checkpointBytes: number;
-      checkpointIntervalMs: number;
-      clock: Clock;
-      onError: (e: Error) => void;
-      onCheckpoint?: (result: CheckpointResult) => void;
-    },
-  ) {
-    this.nextSeq = openInfo.lastSeq + 1;
-    this.lastCheckpointAt = opts.clock.now();
-    this.timer = setInterval(() => void this.maybeCheckpoint(), Math.min(opts.checkpointIntervalMs, 30_000));
-    this.timer.unref();
+  constructor(private readonly options: SqljsStoreOptions) {
+    this.opts = {
+      checkpointBytes: options.checkpointBytes ?? 64 * 1024 * 1024,
+      checkpointIntervalMs: options.checkpointIntervalMs ?? 10 * 60 * 1000,
+      clock: options.clock ?? systemClock,
+      onError: options.onError ?? ((e: Error) => console.error(`hookscope store: ${e.message}`)),
+      onCheckpoint: options.onCheckpoint,
+    };
   }
 
-  static async open(options: SqljsStoreOptions): Promise<SqljsStore> {
-    const onError = options.onError ?? ((e: Error) => console.error(`hookscope store: ${e.message}`));
-    await ensurePrivateDir(options.dir);
+  /** Opens and loads a store in one call (tests and tools that know their migrations up front). */
+  static async open(options: SqljsStoreOptions & { migrations: readonly FeatureMigrations[] }): Promise<SqljsStore> {
+    const store = new SqljsStore(options);
+    await store.load(options.migrations);
+    return store;
+  }
+
+  /** What recovery found on load (records replayed, torn bytes dropped). */
+  get openInfo(): OpenResult {
+    return this.need().info;
+  }
+
+  /**
+   * Loads the snapshot, applies pending migrations, replays the journal and opens
+   * it for writing. Once per store; a failure leaves nothing running.
+   */
+  async load(migrations: readonly FeatureMigrations[]): Promise<void> {
+    if (this.loading || this.closed) throw new Error('the store is already loaded or closed');
+    this.loading = true;
+    checkMigrationSets(migrations);
+    const dir = this.options.dir;
+    const onError = this.opts.onError;
+    await ensurePrivateDir(dir);
     const client = new WorkerClient(onError, (seq, message) =>
       onError(new Error(`write ${seq} was not applied: ${message}`)),
     );
     try {
-      const info = (await client.call({ t: 'open', dir: options.dir, migrations: options.migrations })) as OpenResult;
+      const info = (await client.call({ t: 'open', dir, migrations })) as OpenResult;
       // The next segment number comes from recovery, so the journal opens after it.
       const journal = await Journal.open({
-        dir: options.dir,
+        dir,
         segment: info.lastSegment + 1,
-        sync: options.sync ?? 'interval',
-        syncIntervalMs: options.syncIntervalMs ?? 100,
+        sync: this.options.sync ?? 'interval',
+        syncIntervalMs: this.options.syncIntervalMs ?? 100,
         onError,
-        openFile: options.journalOpenFile,
+        openFile: this.options.journalOpenFile,
       });
-      return new SqljsStore(client, journal, info, {
-        checkpointBytes: options.checkpointBytes ?? 64 * 1024 * 1024,
-        checkpointIntervalMs: options.checkpointIntervalMs ?? 10 * 60 * 1000,
-        clock: options.clock ?? systemClock,
-        onError,
-        onCheckpoint: options.onCheckpoint,
-      });
+      const timer = setInterval(() => void this.maybeCheckpoint(), Math.min(this.opts.checkpointIntervalMs, 30_000));
+      timer.unref();
+      this.nextSeq = info.lastSeq + 1;
+      this.lastCheckpointAt = this.opts.clock.now();
+      this.loaded = { client, journal, info, timer };
     } catch (e) {
       await client.terminate();
       throw e;
@@ -101,24 +131,24 @@ export class SqljsStore implements Store {
   }
 
   async write(ops: WriteOp[], ack: WriteAck = 'applied'): Promise<WriteReceipt> {
-    this.assertUsable();
+    const { client, journal } = this.usable();
     const record: JournalRecord = { seq: this.nextSeq++, ops };
     const frame = encodeRecord(record);
-    const applied = this.client.whenApplied(record.seq);
+    const applied = client.whenApplied(record.seq);
     // A failure to apply is reported by the worker client; `settled` only says it is over.
     const settled = applied.then(
       () => undefined,
       () => undefined,
     );
     try {
-      await this.journal.append(frame);
+      await journal.append(frame);
     } catch (e) {
-      this.client.forget(record.seq);
+      client.forget(record.seq);
       throw new StoreUnavailableError(`The journal could not be written: ${toError(e).message}`);
     }
     // Append promises settle in journal order, so records reach the worker in that order too.
-    this.client.apply(record);
-    if (this.journal.bytesSinceRotate >= this.opts.checkpointBytes) void this.maybeCheckpoint();
+    client.apply(record);
+    if (journal.bytesSinceRotate >= this.opts.checkpointBytes) void this.maybeCheckpoint();
     if (ack === 'applied') {
       await applied.catch((e: unknown) => {
         throw new StoreUnavailableError(`The write was not applied: ${toError(e).message}`);
@@ -128,18 +158,15 @@ export class SqljsStore implements Store {
   }
 
   async all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    this.assertUsable();
-    return (await this.client.call({ t: 'query', sql, params, one: false })) as T[];
+    return (await this.usable().client.call({ t: 'query', sql, params, one: false })) as T[];
   }
 
   async get<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    this.assertUsable();
-    return (await this.client.call({ t: 'query', sql, params, one: true })) as T | undefined;
+    return (await this.usable().client.call({ t: 'query', sql, params, one: true })) as T | undefined;
   }
 
   async batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>> {
-    this.assertUsable();
-    return (await this.client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
+    return (await this.usable().client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
   }
 
   beforeCheckpoint(hook: () => Promise<unknown>): void {
@@ -152,13 +179,13 @@ export class SqljsStore implements Store {
    * to the new segment and stay.
    */
   checkpoint(): Promise<CheckpointResult> {
-    this.assertUsable();
+    const { client, journal } = this.usable();
     this.checkpointing ??= (async () => {
       for (const hook of this.hooks) await hook().catch((e: unknown) => this.opts.onError(toError(e)));
       this.lastCheckpointAt = this.opts.clock.now();
-      const closedSegment = await this.journal.rotate();
-      const result = (await this.client.call({ t: 'checkpoint' })) as CheckpointResult;
-      await this.journal.deleteSegmentsThrough(closedSegment);
+      const closedSegment = await journal.rotate();
+      const result = (await client.call({ t: 'checkpoint' })) as CheckpointResult;
+      await journal.deleteSegmentsThrough(closedSegment);
       this.opts.onCheckpoint?.(result);
       return result;
     })().finally(() => {
@@ -170,27 +197,41 @@ export class SqljsStore implements Store {
   /** Checkpoints (so the next start loads one snapshot and no journal), then stops the worker. */
   async close(): Promise<void> {
     if (this.closed) return;
-    clearInterval(this.timer);
-    if (!this.client.failure) await this.checkpoint().catch((e: unknown) => this.opts.onError(toError(e)));
+    const loaded = this.loaded;
+    if (!loaded) {
+      this.closed = true;
+      return;
+    }
+    const { client, journal, timer } = loaded;
+    clearInterval(timer);
+    if (!client.failure) await this.checkpoint().catch((e: unknown) => this.opts.onError(toError(e)));
     this.closed = true;
-    await this.journal.close().catch((e: unknown) => this.opts.onError(toError(e)));
-    if (!this.client.failure) await this.client.call({ t: 'close' }).catch(() => undefined);
-    await this.client.terminate();
+    await journal.close().catch((e: unknown) => this.opts.onError(toError(e)));
+    if (!client.failure) await client.call({ t: 'close' }).catch(() => undefined);
+    await client.terminate();
   }
 
   private async maybeCheckpoint(): Promise<void> {
-    if (this.closed || this.checkpointing || this.client.failure) return;
-    const bySize = this.journal.bytesSinceRotate >= this.opts.checkpointBytes;
+    const loaded = this.loaded;
+    if (!loaded || this.closed || this.checkpointing || loaded.client.failure) return;
+    const bySize = loaded.journal.bytesSinceRotate >= this.opts.checkpointBytes;
     const byTime =
-      this.journal.bytesSinceRotate > 0 &&
+      loaded.journal.bytesSinceRotate > 0 &&
       this.opts.clock.now() - this.lastCheckpointAt >= this.opts.checkpointIntervalMs;
     if (!bySize && !byTime) return;
     await this.checkpoint().catch((e: unknown) => this.opts.onError(toError(e)));
   }
 
-  private assertUsable(): void {
+  private need(): Loaded {
+    if (!this.loaded) throw new StoreUnavailableError('The store is not loaded yet.');
+    return this.loaded;
+  }
+
+  private usable(): Loaded {
     if (this.closed) throw new StoreUnavailableError('The store is closed.');
-    if (this.client.failure)
-      throw new StoreUnavailableError(`The store is unavailable: ${this.client.failure.message}`);
+    const loaded = this.need();
+    if (loaded.client.failure)
+      throw new StoreUnavailableError(`The store is unavailable: ${loaded.client.failure.message}`);
+    return loaded;
   }
 }

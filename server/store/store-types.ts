@@ -8,11 +8,31 @@ export interface WriteOp {
   params: SqlValue[];
 }
 
-/** A numbered schema change owned by a feature; versions are unique across the engine. */
+/**
+ * A schema change owned by a feature, numbered 1, 2, 3... within that feature.
+ * The store records (feature, number) of each applied one; a feature's name is
+ * therefore part of the store's format and never changes.
+ */
 export interface Migration {
-  version: number;
+  number: number;
   name: string;
   sql: string;
+  /**
+   * The engine-wide version this step had in stores written by Hookscope 0.1.0,
+   * before migrations were keyed by feature. Such a store is upgraded on open by
+   * mapping its versions through this; steps added later have none.
+   */
+  legacyVersion?: number;
+}
+
+/**
+ * One feature's migrations. The store applies the sets in the order given: a
+ * feature's SQL may refer to tables of features before it (share's triggers fire
+ * on `logs`), never to later ones.
+ */
+export interface FeatureMigrations {
+  feature: string;
+  migrations: readonly Migration[];
 }
 
 /** One read of a batch: `one` returns the first row (or undefined) instead of all rows. */

@@ -12,7 +12,8 @@ import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.
 import { openPrivateFileSync } from '../support/private-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
-import type { Migration, ReadQuery, Row, SqlValue } from './store-types.ts';
+import { migrationLabel } from './migration-plan.ts';
+import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -26,7 +27,7 @@ class DatabaseHost {
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
-  async open(dir: string, migrations: Migration[]): Promise<OpenResult> {
+  async open(dir: string, migrations: readonly FeatureMigrations[]): Promise<OpenResult> {
     this.dir = dir;
     const snapshot = join(dir, SNAPSHOT_FILE);
     if (existsSync(snapshot)) {
@@ -43,8 +44,7 @@ class DatabaseHost {
     // belongs to the connection, not the file, so it is set on every open.
     db.run('PRAGMA secure_delete = ON');
     db.run(`CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-            INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);
-            CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);`);
+            INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);`);
     this.migrate(migrations);
     this.lastSeq = Number(this.scalar("SELECT value FROM store_meta WHERE key = 'last_seq'"));
 
@@ -150,24 +150,96 @@ class DatabaseHost {
     this.db = null;
   }
 
-  private migrate(migrations: Migration[]): void {
+  /**
+   * Applies each feature's pending migrations, feature by feature in the order
+   * given, each in its own transaction with its row in `migrations`. Runs on the
+   * snapshot before the journal is replayed: journal records were written against
+   * the migrated schema. A store holding a step this engine does not know was
+   * written by a newer one and is refused untouched.
+   */
+  private migrate(sets: readonly FeatureMigrations[]): void {
     const db = this.need();
+    db.run(`CREATE TABLE IF NOT EXISTS migrations (
+              feature TEXT NOT NULL,
+              number INTEGER NOT NULL,
+              name TEXT NOT NULL,
+              PRIMARY KEY (feature, number)
+            )`);
+    this.upgradeLegacyVersions(sets);
     const applied = new Set(
-      (db.exec('SELECT version FROM schema_migrations')[0]?.values ?? []).map((v) => Number(v[0])),
+      (db.exec('SELECT feature, number FROM migrations')[0]?.values ?? []).map(
+        (v) => `${String(v[0])} ${Number(v[1])}`,
+      ),
     );
-    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (applied.has(m.version)) continue;
-      db.run('BEGIN');
-      try {
-        db.run(m.sql);
-        db.run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [m.version, m.name]);
-        db.run('COMMIT');
-      } catch (e) {
-        db.run('ROLLBACK');
-        throw new Error(`migration ${m.version} (${m.name}) failed: ${e instanceof Error ? e.message : String(e)}`, {
-          cause: e,
-        });
+    for (const set of sets) {
+      const known = new Set(set.migrations.map((m) => `${set.feature} ${m.number}`));
+      const unknown = [...applied].filter((key) => key.startsWith(`${set.feature} `) && !known.has(key));
+      if (unknown.length > 0) {
+        throw new Error(
+          `the store was written by a newer Hookscope: it has migration ${unknown.join(', ')}, which this version does not know. ` +
+            'Run the newer version, or point this one at another data directory.',
+        );
       }
+    }
+    for (const set of sets) {
+      for (const m of set.migrations) {
+        if (applied.has(`${set.feature} ${m.number}`)) continue;
+        db.run('BEGIN');
+        try {
+          db.run(m.sql);
+          db.run('INSERT INTO migrations (feature, number, name) VALUES (?, ?, ?)', [set.feature, m.number, m.name]);
+          db.run('COMMIT');
+        } catch (e) {
+          db.run('ROLLBACK');
+          throw new Error(
+            `migration ${migrationLabel(set.feature, m)} failed: ${e instanceof Error ? e.message : String(e)}`,
+            { cause: e },
+          );
+        }
+      }
+    }
+  }
+
+  /**
+   * Hookscope 0.1.0 numbered migrations engine-wide in `schema_migrations`. Such a
+   * store gets each applied version's (feature, number) through the migrations'
+   * `legacyVersion`, and loses the old table, in one transaction.
+   */
+  private upgradeLegacyVersions(sets: readonly FeatureMigrations[]): void {
+    const db = this.need();
+    if (this.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") === 0) {
+      return;
+    }
+    const byVersion = new Map<number, { feature: string; number: number; name: string }>();
+    for (const set of sets) {
+      for (const m of set.migrations) {
+        if (m.legacyVersion !== undefined) byVersion.set(m.legacyVersion, { feature: set.feature, ...m });
+      }
+    }
+    const versions = (db.exec('SELECT version FROM schema_migrations ORDER BY version')[0]?.values ?? []).map((v) =>
+      Number(v[0]),
+    );
+    const unknown = versions.filter((v) => !byVersion.has(v));
+    if (unknown.length > 0) {
+      throw new Error(
+        `the store has engine-wide migration version ${unknown.join(', ')}, which this version of Hookscope does not know.`,
+      );
+    }
+    db.run('BEGIN');
+    try {
+      for (const v of versions) {
+        const m = byVersion.get(v)!;
+        db.run('INSERT OR IGNORE INTO migrations (feature, number, name) VALUES (?, ?, ?)', [
+          m.feature,
+          m.number,
+          m.name,
+        ]);
+      }
+      db.run('DROP TABLE schema_migrations');
+      db.run('COMMIT');
+    } catch (e) {
+      db.run('ROLLBACK');
+      throw e;
     }
   }
 

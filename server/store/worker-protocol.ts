@@ -1,9 +1,9 @@
 import type { JournalRecord } from './journal-codec.ts';
-import type { Migration, ReadQuery, Row, SqlValue } from './store-types.ts';
+import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
 
 /** Messages between the store facade (main thread) and the database worker. */
 export type ToWorker =
-  | { t: 'open'; id: number; dir: string; migrations: Migration[] }
+  | { t: 'open'; id: number; dir: string; migrations: readonly FeatureMigrations[] }
   | { t: 'apply'; records: JournalRecord[] }
   | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean }
   | { t: 'batch'; id: number; queries: ReadQuery[] }

@@ -35,7 +35,7 @@ const capture = (i: number): NewLog => ({
 describe('log pages under concurrent writes', () => {
   test('every page agrees with its own total while deliveries are being applied', async () => {
     const dir = await makeTempDir('hookscope-page-');
-    const store = await SqljsStore.open({ dir, migrations: logsMigrations });
+    const store = await SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations: logsMigrations }] });
     try {
       const logs = new LogsService(
         new LogsRepository(store, { maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 }),

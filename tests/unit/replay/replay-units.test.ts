@@ -103,7 +103,14 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
     dirs.push(dir);
     const clock = new ManualClock(Date.parse('2025-01-01T00:00:00Z'));
     // The replay tables follow logs (replays_follow_logs), so the logs table comes too.
-    const store = await SqljsStore.open({ dir, migrations: [...logsMigrations, ...replayMigrations], clock });
+    const store = await SqljsStore.open({
+      dir,
+      migrations: [
+        { feature: 'logs', migrations: logsMigrations },
+        { feature: 'replay', migrations: replayMigrations },
+      ],
+      clock,
+    });
     try {
       const service = new ReplayService({
         repo: new ReplayRepository(store),

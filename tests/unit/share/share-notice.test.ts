@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
-import { ALL_MIGRATIONS } from '../../../server/engine/engine.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
+import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
+import { shareMigrations } from '../../../server/share/share-migrations.ts';
 import { ShareRepository } from '../../../server/share/share-repository.ts';
 import { ShareService } from '../../../server/share/share-service.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
@@ -27,7 +28,14 @@ describe('share links and the browser notice of the public URL', () => {
   let shares: ShareService;
   before(async () => {
     dir = await makeTempDir();
-    store = await SqljsStore.open({ dir, migrations: ALL_MIGRATIONS, clock });
+    store = await SqljsStore.open({
+      dir,
+      migrations: [
+        { feature: 'logs', migrations: logsMigrations },
+        { feature: 'share', migrations: shareMigrations },
+      ],
+      clock,
+    });
     const logs = new LogsService(
       new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
       new IdGenerator(clock, cryptoRandom),

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, type FileHandle } from 'node:fs/promises';
+import { abandon } from '../../helpers/abandon-store.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { StoreUnavailableError } from '../../../server/errors/app-errors.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
 import { listSegments } from '../../../server/store/journal-files.ts';
 import { Journal, type SyncPolicy } from '../../../server/store/journal.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import type { Migration } from '../../../server/store/store-types.ts';
+import type { FeatureMigrations } from '../../../server/store/store-types.ts';
 import { openPrivateFile } from '../../../server/support/private-files.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
@@ -162,11 +163,16 @@ describe('journal faults', () => {
 });
 
 describe('store over a failing journal', () => {
-  const migrations: Migration[] = [
+  const migrations: FeatureMigrations[] = [
     {
-      version: 1,
-      name: 'items',
-      sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+      feature: 'items',
+      migrations: [
+        {
+          number: 1,
+          name: 'items',
+          sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+        },
+      ],
     },
   ];
   const insert = (name: string, bytes = 0) => [
@@ -216,15 +222,3 @@ describe('store over a failing journal', () => {
     });
   }
 });
-
-/** Stops the worker and the journal file without a checkpoint: what a crash leaves behind. */
-async function abandon(store: SqljsStore): Promise<void> {
-  const s = store as unknown as {
-    client: { terminate(): Promise<void> };
-    journal: { close(): Promise<void> };
-    timer: NodeJS.Timeout;
-  };
-  clearInterval(s.timer);
-  await s.journal.close();
-  await s.client.terminate();
-}

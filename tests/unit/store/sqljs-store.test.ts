@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict';
 import { appendFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { abandon } from '../../helpers/abandon-store.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import type { Migration } from '../../../server/store/store-types.ts';
+import type { FeatureMigrations } from '../../../server/store/store-types.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
-const migrations: Migration[] = [
+const migrations: FeatureMigrations[] = [
   {
-    version: 1,
-    name: 'items',
-    sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+    feature: 'items',
+    migrations: [
+      {
+        number: 1,
+        name: 'items',
+        sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
+      },
+      { number: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' },
+    ],
   },
-  { version: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' },
 ];
 
 const tempDir = tempDirs('hookscope-store-');
@@ -23,20 +29,17 @@ const insert = (name: string, data: Uint8Array | null = null) => [
 ];
 
 describe('SqljsStore', () => {
-  test('applies migrations once, in version order, and records them', async () => {
+  test('applies migrations once, in number order, and records them by feature and number', async () => {
     const dir = await tempDir();
     let store = await SqljsStore.open({ dir, migrations });
     await store.write([{ sql: 'INSERT INTO items (name, note) VALUES (?, ?)', params: ['a', 'n'] }]);
     await store.close();
     // Re-opening must not re-run the ALTER TABLE (it would fail: duplicate column).
     store = await SqljsStore.open({ dir, migrations });
-    const applied = await store.all<{ version: number; name: string }>(
-      'SELECT version, name FROM schema_migrations ORDER BY version',
-    );
-    assert.deepEqual(
-      applied.map((m) => m.version),
-      [1, 2],
-    );
+    assert.deepEqual(await store.all('SELECT feature, number, name FROM migrations ORDER BY feature, number'), [
+      { feature: 'items', number: 1, name: 'items' },
+      { feature: 'items', number: 2, name: 'items_note' },
+    ]);
     assert.equal((await store.get<{ note: string }>('SELECT note FROM items'))?.note, 'n');
     await store.close();
   });
@@ -44,8 +47,14 @@ describe('SqljsStore', () => {
   test('a failing migration stops the open with a message naming it', async () => {
     const dir = await tempDir();
     await assert.rejects(
-      SqljsStore.open({ dir, migrations: [...migrations, { version: 3, name: 'broken', sql: 'CREATE TABLEX nope' }] }),
-      /migration 3 \(broken\) failed/,
+      SqljsStore.open({
+        dir,
+        migrations: [
+          ...migrations,
+          { feature: 'other', migrations: [{ number: 1, name: 'broken', sql: 'CREATE TABLEX nope' }] },
+        ],
+      }),
+      /migration other 1 \(broken\) failed/,
     );
   });
 
@@ -166,15 +175,3 @@ describe('SqljsStore', () => {
     await reopened.close();
   });
 });
-
-/** Stops the worker and the journal file without a checkpoint: what a crash leaves behind. */
-async function abandon(store: SqljsStore): Promise<void> {
-  const s = store as unknown as {
-    client: { terminate(): Promise<void> };
-    journal: { close(): Promise<void> };
-    timer: NodeJS.Timeout;
-  };
-  clearInterval(s.timer);
-  await s.journal.close();
-  await s.client.terminate();
-}

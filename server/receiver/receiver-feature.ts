@@ -1,0 +1,42 @@
+import type { ReceiverConfig } from '../config/config.ts';
+import type { Clock } from '../support/clock.ts';
+import type { ReportFault } from '../support/logger-faults.ts';
+import { BodyBudget } from './body-budget.ts';
+import type { DeliveryObserver } from './delivery-observer.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { Receiver, receiverLimits, type ReceiverDeps } from './receiver-handler.ts';
+
+export interface ReceiverFeatureDeps {
+  endpoints: ReceiverDeps['endpoints'];
+  logs: ReceiverDeps['logs'];
+  clock: Clock;
+  config: ReceiverConfig;
+  maxBodyBytes: number;
+  /** Every other feature's observers: the receiver is built last, with the list complete. */
+  observers: readonly DeliveryObserver[];
+  reportFault: ReportFault;
+}
+
+/** `/webhook/:endpointId`: limits, rate limit, verification, storage, then the observers. */
+export function receiverFeature(deps: ReceiverFeatureDeps) {
+  const rateLimiter = new RateLimiter(deps.config.rateLimit, deps.clock);
+  const service = new Receiver({
+    endpoints: deps.endpoints,
+    logs: deps.logs,
+    clock: deps.clock,
+    limits: receiverLimits({
+      maxBodyBytes: deps.maxBodyBytes,
+      requestTimeoutMs: deps.config.requestTimeoutMs,
+      bodyIdleTimeoutMs: deps.config.bodyIdleTimeoutMs,
+    }),
+    rateLimiter,
+    budget: new BodyBudget(deps.config.maxInFlightBodyBytes),
+    onError: deps.reportFault,
+    observers: [...deps.observers],
+  });
+  return {
+    name: 'receiver',
+    service,
+    endpointDeleted: (_accountId: string, endpointId: string): void => rateLimiter.forget(endpointId),
+  };
+}

@@ -1,0 +1,45 @@
+import type { Store } from '../store/store-types.ts';
+import type { Clock } from '../support/clock.ts';
+import type { IdGenerator } from '../support/ids.ts';
+import type { Random } from '../support/random.ts';
+import { ForwardQueueRepository } from './forward-queue-repository.ts';
+import { Forwarder, type ForwarderDeps } from './forwarder.ts';
+import { replayMigrations } from './replay-migrations.ts';
+import { ReplayRepository } from './replay-repository.ts';
+import { replayRoutes } from './replay-routes.ts';
+import { ReplayService, type ReplayServiceDeps } from './replay-service.ts';
+
+export interface ReplayFeatureDeps {
+  store: Store;
+  logs: ReplayServiceDeps['logs'];
+  endpoints: ReplayServiceDeps['endpoints'];
+  clock: Clock;
+  random: Random;
+  ids: IdGenerator;
+  events: ReplayServiceDeps['events'] & ForwarderDeps['events'];
+  /** Retry delays and time limit of automatic forwarding. */
+  forwardPolicy: ForwarderDeps['policy'];
+  onError: (err: unknown) => void;
+}
+
+/**
+ * Replays (manual and forwarded alike, one history) and the forwarder, which
+ * follows deliveries (an observer), endpoints' forwardUrl (an update hook) and
+ * resumes its queue on start.
+ */
+export function replayFeature(deps: ReplayFeatureDeps) {
+  const queue = new ForwardQueueRepository(deps.store);
+  const service = new ReplayService({ ...deps, repo: new ReplayRepository(deps.store), queue });
+  const forwarder = new Forwarder({ ...deps, queue, replays: service, policy: deps.forwardPolicy });
+  return {
+    name: 'replay',
+    migrations: replayMigrations,
+    service,
+    routes: replayRoutes(service, forwarder),
+    observers: [forwarder],
+    endpointDeleted: (accountId: string, endpointId: string) => service.deleteForEndpoint(accountId, endpointId),
+    endpointUpdated: forwarder.endpointUpdated.bind(forwarder),
+    start: () => forwarder.start(),
+    stop: () => forwarder.stop(),
+  };
+}
