@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import initSqlJs from 'sql.js';
 import Stripe from 'stripe';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
+import { snapshotQuery } from '../helpers/snapshot-query.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const FIXTURE = new URL('../fixtures/store-0.1.0/', import.meta.url).pathname;
@@ -52,15 +52,7 @@ async function dataDirWithFixture(): Promise<string> {
   return dataDir;
 }
 
-async function snapshotQuery(dataDir: string, sql: string): Promise<unknown[][]> {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database(await readFile(join(dataDir, 'store', 'hookscope.db')));
-  try {
-    return db.exec(sql)[0]?.values ?? [];
-  } finally {
-    db.close();
-  }
-}
+const snapshotOf = (dataDir: string): string => join(dataDir, 'store', 'hookscope.db');
 
 describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), opened by this engine', () => {
   let expected: Expected;
@@ -145,11 +137,11 @@ describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), o
     // Upgraded rows come in 0.1.0's version order, so compare as sets.
     const byKey = (a: unknown[], b: unknown[]): number => String(a).localeCompare(String(b));
     assert.deepEqual(
-      (await snapshotQuery(dataDir, 'SELECT feature, number FROM migrations')).sort(byKey),
+      (await snapshotQuery(snapshotOf(dataDir), 'SELECT feature, number FROM migrations')).sort(byKey),
       [...TODAY].sort(byKey),
     );
     assert.deepEqual(
-      await snapshotQuery(dataDir, "SELECT name FROM sqlite_master WHERE name = 'schema_migrations'"),
+      await snapshotQuery(snapshotOf(dataDir), "SELECT name FROM sqlite_master WHERE name = 'schema_migrations'"),
       [],
     );
     await t.engine.stop();
@@ -164,7 +156,10 @@ describe('a fresh store', () => {
     const t = await startTestEngine();
     try {
       await t.engine.checkpoint();
-      assert.deepEqual(await snapshotQuery(t.dataDir, 'SELECT feature, number FROM migrations ORDER BY rowid'), TODAY);
+      assert.deepEqual(
+        await snapshotQuery(snapshotOf(t.dataDir), 'SELECT feature, number FROM migrations ORDER BY rowid'),
+        TODAY,
+      );
     } finally {
       await t.stop();
     }

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, test } from '../../helpers/node-test.ts';
+import { snapshotQuery } from '../../helpers/snapshot-query.ts';
 import { checkMigrationSets } from '../../../server/store/migration-plan.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import type { FeatureMigrations, Migration } from '../../../server/store/store-types.ts';
@@ -22,17 +23,6 @@ const audit1: Migration = {
 
 const applied = (store: SqljsStore) =>
   store.all('SELECT feature, number, name FROM migrations ORDER BY feature, number');
-
-/** The `migrations` rows of a closed store's snapshot. */
-async function snapshotRows(dir: string, sql: string): Promise<unknown[][]> {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database(await readFile(join(dir, 'hookscope.db')));
-  try {
-    return db.exec(sql)[0]?.values ?? [];
-  } finally {
-    db.close();
-  }
-}
 
 describe('migrations keyed by feature and number', () => {
   test('a list the store could not apply safely is refused before anything is touched', async () => {
@@ -200,11 +190,14 @@ describe('migrations keyed by feature and number', () => {
         0,
       );
       await store.close();
-      assert.deepEqual(await snapshotRows(dir, 'SELECT feature, number FROM migrations ORDER BY number'), [
-        ['items', 1],
-        ['items', 2],
-        ['items', 3],
-      ]);
+      assert.deepEqual(
+        await snapshotQuery(join(dir, 'hookscope.db'), 'SELECT feature, number FROM migrations ORDER BY number'),
+        [
+          ['items', 1],
+          ['items', 2],
+          ['items', 3],
+        ],
+      );
       store = await SqljsStore.open({ dir, migrations: today });
       assert.equal((await applied(store)).length, 3);
       await store.close();

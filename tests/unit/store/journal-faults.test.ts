@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, type FileHandle } from 'node:fs/promises';
 import { abandon } from '../../helpers/abandon-store.ts';
+import { ITEMS_TABLE } from '../../helpers/items-table.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { StoreUnavailableError } from '../../../server/errors/app-errors.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
@@ -166,13 +167,7 @@ describe('store over a failing journal', () => {
   const migrations: FeatureMigrations[] = [
     {
       feature: 'items',
-      migrations: [
-        {
-          number: 1,
-          name: 'items',
-          sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
-        },
-      ],
+      migrations: [ITEMS_TABLE],
     },
   ];
   const insert = (name: string, bytes = 0) => [

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { abandon } from '../../helpers/abandon-store.ts';
+import { ITEMS_TABLE } from '../../helpers/items-table.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import type { FeatureMigrations } from '../../../server/store/store-types.ts';
@@ -11,14 +12,7 @@ import { tempDirs } from '../../helpers/temp-dir.ts';
 const migrations: FeatureMigrations[] = [
   {
     feature: 'items',
-    migrations: [
-      {
-        number: 1,
-        name: 'items',
-        sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, data BLOB)',
-      },
-      { number: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' },
-    ],
+    migrations: [ITEMS_TABLE, { number: 2, name: 'items_note', sql: 'ALTER TABLE items ADD COLUMN note TEXT' }],
   },
 ];
 
