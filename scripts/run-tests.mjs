@@ -8,11 +8,15 @@
 // so it is only a backstop here, long enough that a slow file under load is
 // never cancelled as a whole; it catches a hang outside any test (a hook).
 //
+// The unit tier also runs the renderer's component and store tests (vitest), and
+// the e2e tier builds the renderer first, since it drives the built UI.
+//
 // The output streams through as TAP; the last line is `N passed, N failed`
 // summed over every tier (cancelled tests count as failed), and the exit code
 // is non-zero on any failure, including a tier with no test file.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -67,6 +71,41 @@ function runTier(files) {
   });
 }
 
+/** Runs a command to completion with its output passed through; resolves to its exit code. */
+function runCommand(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** The renderer's vitest suite; its counts come from the JSON report, its output streams through. */
+async function runVitest() {
+  const dir = mkdtempSync(join(tmpdir(), 'hookscope-vitest-'));
+  const report = join(dir, 'report.json');
+  try {
+    const code = await runCommand([
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--config',
+      'renderer/vite.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ]);
+    let r = { numPassedTests: 0, numFailedTests: 0, numTotalTestSuites: 0 };
+    try {
+      r = JSON.parse(readFileSync(report, 'utf8'));
+    } catch {
+      // no report: the runner failed before any test; counted below
+    }
+    console.log(`# vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    return { pass: r.numPassedTests, fail: r.numFailedTests, cancelled: 0, code, signal: null };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 for (const tier of tiers) {
   if (!allTiers.includes(tier)) {
     console.error(`unknown test tier "${tier}" (expected one of ${allTiers.join(', ')})`);
@@ -85,17 +124,34 @@ for (const tier of tiers) {
     continue;
   }
   console.log(`\n# tier: ${tier} (${files.length} files)`);
-  const r = await runTier(files);
-  passed += r.pass;
-  failed += r.fail + r.cancelled;
-  if (r.code !== 0 && r.fail + r.cancelled === 0) {
-    // The runner itself failed (crash, signal) without reporting a failed test.
-    console.error(
-      `# tier ${tier}: the test runner exited with ${r.signal ?? `code ${r.code}`} without a summary of failures`,
-    );
-    failed += 1;
+  if (tier === 'e2e') {
+    const built = await runCommand([
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ]);
+    if (built !== 0) {
+      console.error('# tier e2e: FAILED, the renderer did not build');
+      failed += 1;
+      continue;
+    }
+  }
+  const results = [await runTier(files)];
+  if (tier === 'unit') results.push(await runVitest());
+  for (const r of results) {
+    passed += r.pass;
+    failed += r.fail + r.cancelled;
+    if (r.code !== 0 && r.fail + r.cancelled === 0) {
+      // The runner itself failed (crash, signal) without reporting a failed test.
+      console.error(
+        `# tier ${tier}: the test runner exited with ${r.signal ?? `code ${r.code}`} without a summary of failures`,
+      );
+      failed += 1;
+    }
   }
 }
-
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

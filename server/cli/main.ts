@@ -12,6 +12,7 @@ import { registerExplain } from './commands/explain.ts';
 import { registerExport } from './commands/export.ts';
 import { registerHistory } from './commands/history.ts';
 import { registerLogs } from './commands/logs.ts';
+import { registerOpen } from './commands/open.ts';
 import { registerReplay } from './commands/replay.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerShare } from './commands/share.ts';
@@ -37,6 +38,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   registerServe(program, io, run);
   registerStart(program, io, run);
   registerToken(program, io, run);
+  registerOpen(program, io, run);
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);

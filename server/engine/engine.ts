@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { accountsFeature } from '../accounts/accounts-feature.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import { Authenticator } from '../auth/authenticator.ts';
@@ -21,6 +22,7 @@ import { metricsFeature } from '../metrics/metrics-feature.ts';
 import { receiverFeature } from '../receiver/receiver-feature.ts';
 import { remediationFeature } from '../remediation/remediation-feature.ts';
 import { replayFeature } from '../replay/replay-feature.ts';
+import { sessionFeature } from '../session/session-feature.ts';
 import { shareFeature } from '../share/share-feature.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -50,7 +52,11 @@ export interface EngineDeps {
   onError?: (err: unknown) => void;
   /** One-line notices for the operator (stderr by default), e.g. permissions tightened at start. */
   onNotice?: (message: string) => void;
+  /** The built UI served at the API address (default: this checkout's renderer/dist; null: none). */
+  rendererDir?: string | null;
 }
+
+const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -63,6 +69,8 @@ export interface Engine {
   readonly tunnel: TunnelService;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
+  /** A one-time sign-in link to the UI for the local account (the serve banner's `Open` line). */
+  signInUrl(): string;
   /** The routes mounted on the API app, as Express holds them (for the contract test). */
   mountedRoutes(): MountedRoute[];
   /** Snapshot the store now (also done periodically and on stop). */
@@ -142,6 +150,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const accounts = listed(
       accountsFeature({ ...core, localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT } }),
     );
+    const session = listed(sessionFeature({ ...core, tokens, sessionTtlMs: config.tokenTtlMs }));
     const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
     const logs = listed(logsFeature({ ...core, retention: config.retention }));
     const replay = listed(
@@ -196,6 +205,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const others = [
       system,
       accounts,
+      session,
       endpoints,
       logs,
       replay,
@@ -229,7 +239,12 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       if (f.stop) cleanups.push(() => f.stop!());
     }
 
-    const apiApp = createApiApp({ routes, auth: new Authenticator(tokens, accounts.service), reportFault });
+    const apiApp = createApiApp({
+      routes,
+      auth: new Authenticator(tokens, accounts.service),
+      reportFault,
+      rendererDir: deps.rendererDir === undefined ? DEFAULT_RENDERER_DIR : deps.rendererDir,
+    });
     const listeners: RunningListeners = await startListeners({
       apiHost: config.apiHost,
       apiPort: config.apiPort,
@@ -281,6 +296,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) =>
         tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
+      signInUrl: () => session.service.issueLink({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT }).url,
       checkpoint: async () => {
         await store.checkpoint();
       },

@@ -1,10 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AccountContext } from '../auth/account-context.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { SESSION_REQUEST_HEADER } from '../auth/session-cookie.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { sendData, sendError, sendJson, sendText } from './envelope.ts';
 import type { RouteSpec } from './route.ts';
+import { rendererFiles } from './renderer-files.ts';
 import { parseRequestPart } from './validate.ts';
 
 export interface ApiAppDeps {
@@ -12,11 +14,13 @@ export interface ApiAppDeps {
   auth: Authenticator;
   /** Logs an engine fault and returns its error id (a 500 carries it). */
   reportFault: ReportFault;
+  /** The built renderer's directory, served at `/` (null: API only). */
+  rendererDir: string | null;
 }
 
 const NO_ACCOUNT: AccountContext = Object.freeze({ id: '', name: '' });
 
-/** The Express app behind the private listener: `/api/*` and, later, share pages and the UI. */
+/** The Express app behind the private listener: `/api/*` and the UI. */
 export function createApiApp(deps: ApiAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -31,6 +35,7 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
     });
   }
 
+  if (deps.rendererDir !== null) app.use(rendererFiles(deps.rendererDir));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new NotFoundError(`No route for ${req.method} ${req.path}.`, 'ROUTE_NOT_FOUND'));
   });
@@ -41,7 +46,15 @@ export function createApiApp(deps: ApiAppDeps): express.Express {
 }
 
 async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Response): Promise<void> {
-  const account = spec.auth === false ? NO_ACCOUNT : await deps.auth.authenticate(req.headers.authorization);
+  const account =
+    spec.auth === false
+      ? NO_ACCOUNT
+      : await deps.auth.authenticate({
+          method: req.method,
+          authorization: req.headers.authorization,
+          cookie: req.headers.cookie,
+          requestHeader: req.get(SESSION_REQUEST_HEADER),
+        });
   const params = spec.params ? parseRequestPart(spec.params, req.params, 'path') : {};
   const query = spec.query ? parseRequestPart(spec.query, req.query, 'query') : {};
   const rawBody: unknown = req.body;

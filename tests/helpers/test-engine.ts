@@ -61,7 +61,8 @@ export async function startTestEngine(
     const res = await fetch(engine.receiverUrl + path, {
       method: init.method ?? 'POST',
       headers: init.headers,
-      body: init.body,
+      // A plain Uint8Array view: the same bytes, typed as a body under both Node's and the DOM's fetch.
+      body: typeof init.body === 'string' || init.body === undefined ? init.body : new Uint8Array(init.body),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };

@@ -71,6 +71,7 @@ describe('API conformance: every response matches the OpenAPI document', () => {
     ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addSchema(doc, 'openapi');
 
+    ids.signInCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
     ids.stripe = await t.endpoint({ name: 'stripe', validationType: 'stripe', webhookSecret: 'whsec_conformance' });
     ids.hmac = await t.endpoint({ name: 'hmac', validationType: 'hmac_sha256', webhookSecret: 'a-long-secret' });
     ids.inactive = await t.endpoint({ name: 'off', validationType: 'none' });
@@ -321,6 +322,12 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       { op: 'post /api/tunnel', body: { enabled: false }, token: otherToken, expect: 403 },
       { op: 'get /api/events', expect: 200 },
       { op: 'get /api/events', query: { lastEventId: 'yesterday' }, expect: 400 },
+      { op: 'post /api/session/codes', expect: 201 },
+      { op: 'post /api/session', token: null, body: { code: ids.signInCode! }, expect: 200 },
+      { op: 'post /api/session', token: null, body: { code: ids.signInCode! }, expect: 401 },
+      { op: 'post /api/session', token: null, body: {}, expect: 400 },
+      { op: 'get /api/session', expect: 200 },
+      { op: 'delete /api/session', token: null, expect: 200 },
     ];
   }
 
@@ -392,6 +399,10 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       'get /api/tunnel': {},
       'post /api/tunnel': { body: { enabled: false } },
       'get /api/events': {},
+      'post /api/session/codes': {},
+      'post /api/session': { token: null, body: { code: 'not-a-code' } },
+      'get /api/session': {},
+      'delete /api/session': { token: null },
     };
   }
 });

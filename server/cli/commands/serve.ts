@@ -69,6 +69,8 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
 async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Promise<NodeJS.Signals>): Promise<number> {
   const version = readVersion();
   io.out(`Hookscope ${version.version} engine running`);
+  io.out(`  Open       ${engine.signInUrl()}`);
+  io.out(`             (a one-time sign-in link to the UI; \`npx hookscope open\` makes another)`);
   io.out(`  API        ${engine.apiUrl}   (127.0.0.1 only; send Authorization: Bearer <token>)`);
   io.out(`  Receiver   ${engine.receiverUrl}/webhook/<endpointId>`);
   io.out(`  Data       ${engine.dataDir}`);

@@ -1,0 +1,29 @@
+import { createApiClient, type ApiClient, type ApiSchemas } from '../../../server/api-client/api-client.ts';
+import type { paths } from '../../../server/api-client/api-paths.generated.ts';
+
+export type { ApiClient, ApiSchemas };
+export { ApiError } from '../../../server/api-client/api-error.ts';
+
+/** The header a cross-site page cannot send (server/auth/session-cookie.ts): the engine wants it on cookie-signed writes. */
+const REQUEST_HEADER = 'x-hookscope-request';
+
+/**
+ * The renderer's client: the shared one, at the page's own origin (the engine
+ * serves the UI at its API address), signed in by the session cookie the browser
+ * sends by itself. Components never call fetch: they go through the stores, which use this.
+ */
+export function browserClient(origin: string = window.location.origin): ApiClient {
+  return createApiClient({ baseUrl: origin, headers: { [REQUEST_HEADER]: '1' } });
+}
+
+export type Endpoint = ApiSchemas['Endpoint'];
+export type LogSummary = ApiSchemas['LogSummary'];
+export type LogDetail = ApiSchemas['LogDetail'];
+export type TunnelStatus = ApiSchemas['TunnelStatus'];
+
+/** The JSON body an operation takes. */
+export type RequestBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;

@@ -1,0 +1,85 @@
+import type { LogDetail } from '../api/client.ts';
+import { formatBytes, queryText, verdict } from '../lib/format.ts';
+import { exactTime } from '../lib/relative-time.ts';
+import { useSlice, useStores } from '../stores/app-stores.ts';
+import { BodyView } from './body-view.tsx';
+import { CopyButton } from './copy-button.tsx';
+
+function Verification({ detail }: { detail: LogDetail }) {
+  const v = detail.verification;
+  const cls = v.result === 'invalid' ? 'verdict failed' : v.result === 'valid' ? 'verdict ok' : 'verdict';
+  return (
+    <div className={cls} role={v.result === 'invalid' ? 'alert' : undefined}>
+      <strong>{verdict(v)}</strong>
+      {v.detail && <p>{v.detail}</p>}
+      {v.matchedSecret === 'previous' && <p>Matched the previous secret (still in its grace period).</p>}
+    </div>
+  );
+}
+
+export function DetailPane() {
+  const { deliveries } = useStores();
+  const detail = useSlice(deliveries, (s) => s.detail);
+  const selectedId = useSlice(deliveries, (s) => s.selectedId);
+  if (selectedId === null) {
+    return (
+      <section className="pane detail-pane" aria-label="Delivery">
+        <p className="empty">Select a delivery to see its request, verification and body.</p>
+      </section>
+    );
+  }
+  if (detail === null) {
+    return (
+      <section className="pane detail-pane" aria-label="Delivery">
+        <p className="empty">Loading…</p>
+      </section>
+    );
+  }
+  return (
+    <section className="pane detail-pane" aria-label="Delivery">
+      <h2 className="request-line">
+        <span className="method">{detail.method}</span> {detail.path}
+        {queryText(detail.query)}
+      </h2>
+      <p className="meta">
+        {exactTime(detail.receivedAt)} · {formatBytes(detail.size)} · {detail.contentType ?? 'no content type'} ·{' '}
+        {detail.sourceIp ?? 'unknown source'}
+      </p>
+      <Verification detail={detail} />
+      <section aria-label="Headers">
+        <h3>Headers</h3>
+        <table className="kv">
+          <tbody>
+            {detail.rawHeaders.map(([name, value], i) => (
+              <tr key={i}>
+                <th scope="row">{name}</th>
+                <td>
+                  <span className="header-value">{value}</span>
+                  <CopyButton text={value} label={`Copy ${name}`} short="Copy" className="tiny" />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {Object.keys(detail.query).length > 0 && (
+        <section aria-label="Query">
+          <h3>Query</h3>
+          <table className="kv">
+            <tbody>
+              {Object.entries(detail.query).flatMap(([k, v]) =>
+                (Array.isArray(v) ? v : [v]).map((one, i) => (
+                  <tr key={`${k}-${i}`}>
+                    <th scope="row">{k}</th>
+                    <td>{one}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <BodyView key={detail.id} detail={detail} />
+    </section>
+  );
+}

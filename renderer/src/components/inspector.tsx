@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import { useStores } from '../stores/app-stores.ts';
+import { DeliveriesPane } from './deliveries-pane.tsx';
+import { DetailPane } from './detail-pane.tsx';
+import { EndpointsPane } from './endpoints-pane.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/** The three panes under the top bar, fed by the live event stream. */
+export function Inspector() {
+  const stores = useStores();
+  useEffect(() => {
+    const stop = new AbortController();
+    void stores.tunnel.getState().load();
+    void stores.live.getState().follow(
+      stop.signal,
+      (event) => {
+        switch (event.event) {
+          case 'log.created':
+            stores.deliveries.getState().received(event.data);
+            break;
+          case 'log.updated':
+            void stores.deliveries.getState().updated(event.data.logId);
+            break;
+          case 'endpoint.changed':
+            void stores.endpoints.getState().load();
+            break;
+          case 'tunnel.status':
+            stores.tunnel.getState().changed(event.data);
+            void stores.endpoints.getState().load(); // receiving URLs follow the public URL
+            break;
+          default:
+            break;
+        }
+      },
+      // Every (re)connection: what happened while away is read again, so nothing is missed.
+      () => {
+        void stores.endpoints.getState().load();
+        void stores.deliveries.getState().load();
+      },
+    );
+    return () => stop.abort();
+  }, [stores]);
+
+  return (
+    <div className="app">
+      <TopBar />
+      <div className="panes">
+        <EndpointsPane />
+        <DeliveriesPane />
+        <DetailPane />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useSlice, useStores } from '../stores/app-stores.ts';
+import type { ThemeChoice } from '../stores/theme-store.ts';
+import { CopyButton } from './copy-button.tsx';
+
+const LIVE_WORDS: Record<string, string> = {
+  connecting: 'Connecting',
+  live: 'Live',
+  reconnecting: 'Reconnecting',
+  stopped: 'Stopped',
+};
+
+const TUNNEL_WORDS: Record<string, string> = {
+  disabled: 'Tunnel off',
+  connecting: 'Tunnel connecting',
+  online: 'Tunnel online',
+  offline: 'Tunnel offline',
+  error: 'Tunnel error',
+};
+
+export function TopBar() {
+  const { tunnel, live, theme, session } = useStores();
+  const status = useSlice(tunnel, (s) => s.status);
+  const owner = useSlice(session, (s) => s.owner);
+  const liveState = useSlice(live, (s) => s.state);
+  const liveMessage = useSlice(live, (s) => s.message);
+  const choice = useSlice(theme, (s) => s.choice);
+  return (
+    <header className="top-bar">
+      <span className="brand">Hookscope</span>
+      {status && (
+        <span className="tunnel">
+          <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>
+            {TUNNEL_WORDS[status.state] ?? status.state}
+          </span>
+          {status.lastError && status.state !== 'online' && <span className="tunnel-error">{status.lastError}</span>}
+          {status.url && (
+            <>
+              <code className="public-url">{status.url}</code>
+              <CopyButton text={status.url} label="Copy public URL" />
+            </>
+          )}
+          {owner && (
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={status.enabled}
+                onChange={(e) => void tunnel.getState().setEnabled(e.target.checked)}
+              />
+              Tunnel
+            </label>
+          )}
+        </span>
+      )}
+      <span className="spacer" />
+      <span className={`pill live-${liveState}`} title={liveMessage}>
+        {LIVE_WORDS[liveState]}
+      </span>
+      <label className="theme">
+        Theme{' '}
+        <select value={choice} onChange={(e) => theme.getState().choose(e.target.value as ThemeChoice)}>
+          <option value="system">System</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
+      </label>
+    </header>
+  );
+}

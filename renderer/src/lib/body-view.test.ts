@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { bodyBytes, bodyViewsFor, formFields, hexLines } from './body-view.ts';
+
+describe('the body view chooser', () => {
+  test('JSON opens as a tree whenever it parses, whatever the content type says', () => {
+    expect(bodyViewsFor('application/json; charset=utf-8', '{"a":1}', 'utf8')).toEqual({
+      available: ['json', 'text', 'raw', 'hex'],
+      initial: 'json',
+    });
+    expect(bodyViewsFor('text/plain', ' [1,2]', 'utf8').initial).toBe('json');
+    expect(bodyViewsFor('application/json', '{"a":', 'utf8')).toEqual({
+      available: ['text', 'raw', 'hex'],
+      initial: 'text',
+    });
+    expect(bodyViewsFor('application/json', '42', 'utf8').initial).toBe('text');
+  });
+
+  test('form posts open as a table, XML as XML, binary as hex', () => {
+    expect(bodyViewsFor('application/x-www-form-urlencoded', 'a=1&b=2', 'utf8')).toEqual({
+      available: ['form', 'text', 'raw', 'hex'],
+      initial: 'form',
+    });
+    expect(bodyViewsFor('application/atom+xml', '<feed/>', 'utf8').initial).toBe('xml');
+    expect(bodyViewsFor('application/octet-stream', 'AAEC', 'base64')).toEqual({
+      available: ['hex', 'raw'],
+      initial: 'hex',
+    });
+  });
+
+  test('form fields keep order and repeats; hex shows offset, bytes and printable text', () => {
+    expect(formFields('a=1&b=two+words&a=3')).toEqual([
+      ['a', '1'],
+      ['b', 'two words'],
+      ['a', '3'],
+    ]);
+    const bytes = bodyBytes('AAFBYn8=', 'base64');
+    expect([...bytes]).toEqual([0, 1, 65, 98, 127]);
+    expect(hexLines(bytes)).toEqual([`00000000  00 01 41 62 7f${' '.repeat(47 - 14)}  ..Ab.`]);
+    expect(hexLines(new Uint8Array(17)).length).toBe(2);
+  });
+});

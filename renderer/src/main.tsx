@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { browserClient } from './api/client.ts';
+import { App } from './components/app.tsx';
+import { createAppStores, StoresContext } from './stores/app-stores.ts';
+import './styles.css';
+
+const stores = createAppStores(browserClient(), window.localStorage);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StoresContext.Provider value={stores}>
+      <App />
+    </StoresContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,41 @@
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { ApiClient } from '../api/client.ts';
+import { createDeliveriesStore } from './deliveries-store.ts';
+import { createEndpointsStore } from './endpoints-store.ts';
+import { createLiveStore } from './live-store.ts';
+import { createNoticesStore } from './notices-store.ts';
+import { createSessionStore } from './session-store.ts';
+import { createThemeStore } from './theme-store.ts';
+import { createTunnelStore } from './tunnel-store.ts';
+
+/** One store per domain, made once per page for one engine; components reach them through context. */
+export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getItem' | 'setItem'>) {
+  const notices = createNoticesStore();
+  const report = notices.getState();
+  return {
+    notices,
+    session: createSessionStore(client),
+    endpoints: createEndpointsStore(client, report),
+    deliveries: createDeliveriesStore(client, report),
+    live: createLiveStore(client),
+    tunnel: createTunnelStore(client, report),
+    theme: createThemeStore(storage),
+  };
+}
+
+export type AppStores = ReturnType<typeof createAppStores>;
+
+export const StoresContext = createContext<AppStores | null>(null);
+
+export function useStores(): AppStores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('useStores outside <StoresContext.Provider>');
+  return stores;
+}
+
+/** Reads a slice of one store, re-rendering when it changes. */
+export function useSlice<S, T>(store: StoreApi<S>, selector: (state: S) => T): T {
+  return useStore(store, selector);
+}

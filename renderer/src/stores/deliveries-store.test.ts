@@ -1,0 +1,73 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApiClient } from '../../../server/api-client/api-client.ts';
+import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
+import { createDeliveriesStore } from './deliveries-store.ts';
+import { createNoticesStore } from './notices-store.ts';
+
+/** The deliveries store against a real engine: its list, filters, live inserts and errors in words. */
+describe('the deliveries store', () => {
+  let t: TestEngine;
+  let ep: string;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await startTestEngine();
+    ep = await t.endpoint({ name: 'a', validationType: 'none' });
+    other = await t.endpoint({ name: 'b', validationType: 'none' });
+    for (const [endpoint, body] of [
+      [ep, '{"n":1}'],
+      [other, '{"n":2,"needle":"cus_42"}'],
+      [ep, '{"n":3}'],
+    ] as const) {
+      expect(
+        (await t.deliver(`/webhook/${endpoint}`, { body, headers: { 'content-type': 'application/json' } })).status,
+      ).toBe(200);
+    }
+  });
+  afterAll(() => t.stop());
+
+  const makeStore = () => {
+    const notices = createNoticesStore();
+    const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
+    return { store: createDeliveriesStore(client, notices.getState()), notices };
+  };
+
+  test('loads newest first, filters by endpoint and by search in the engine', async () => {
+    const { store } = makeStore();
+    await store.getState().load();
+    expect(store.getState().logs.map((l) => l.endpointId)).toEqual([ep, other, ep]);
+    expect(store.getState().total).toBe(3);
+    await store.getState().setFilter({ endpointId: other });
+    expect(store.getState().logs.map((l) => l.endpointId)).toEqual([other]);
+    await store.getState().setFilter({ endpointId: null, search: 'cus_42' });
+    expect(store.getState().logs.map((l) => l.endpointId)).toEqual([other]);
+  });
+
+  test('a live delivery is prepended once when it matches, ignored when it does not', async () => {
+    const { store } = makeStore();
+    await store.getState().setFilter({ endpointId: ep });
+    const before = store.getState().logs.map((l) => l.id);
+    const [newest] = (await createApiClient({ baseUrl: t.engine.apiUrl, token: t.token }).get('/api/webhooks/logs'))
+      .logs;
+    const fresh = { ...newest!, id: 'log_live_1', endpointId: ep };
+    store.getState().received(fresh);
+    store.getState().received(fresh);
+    store.getState().received({ ...fresh, id: 'log_live_2', endpointId: other });
+    expect(store.getState().logs.map((l) => l.id)).toEqual(['log_live_1', ...before]);
+    expect(store.getState().total).toBe(before.length + 1);
+  });
+
+  test('opening a delivery reads its detail; a failure is told in words', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().load();
+    const id = store.getState().logs[0]!.id;
+    await store.getState().select(id);
+    expect(store.getState().detail?.body).toBe('{"n":3}');
+    await store.getState().select('log_nope');
+    expect(store.getState().detail).toBe(null);
+    expect(notices.getState().notices.map((n) => n.text)).toEqual([
+      'Opening the delivery failed: Log log_nope was not found. (LOG_NOT_FOUND)',
+    ]);
+  });
+});

@@ -1,0 +1,50 @@
+import { createStore } from 'zustand/vanilla';
+import type { ApiClient, Endpoint, RequestBody } from '../api/client.ts';
+import type { NoticesState } from './notices-store.ts';
+
+export type NewEndpoint = RequestBody<'/api/endpoints', 'post'>;
+
+export interface EndpointsState {
+  endpoints: Endpoint[];
+  loaded: boolean;
+  /** The endpoint whose URL and deliveries are shown; null: all endpoints. */
+  selectedId: string | null;
+  load(): Promise<void>;
+  select(id: string | null): void;
+  /** Creates and selects it; answers false (the error shown) when the engine refused. */
+  create(input: NewEndpoint): Promise<boolean>;
+}
+
+export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesState, 'error' | 'info'>) =>
+  createStore<EndpointsState>()((set) => ({
+    endpoints: [],
+    loaded: false,
+    selectedId: null,
+    load: async () => {
+      try {
+        const { endpoints } = await client.get('/api/endpoints');
+        set((s) => ({
+          endpoints,
+          loaded: true,
+          selectedId: s.selectedId && endpoints.some((e) => e.id === s.selectedId) ? s.selectedId : null,
+        }));
+      } catch (e) {
+        notices.error('Loading endpoints', e);
+      }
+    },
+    select: (id) => set({ selectedId: id }),
+    create: async (input) => {
+      try {
+        const created = await client.post('/api/endpoints', { body: input });
+        set((s) => ({
+          endpoints: [created, ...s.endpoints.filter((e) => e.id !== created.id)],
+          selectedId: created.id,
+        }));
+        notices.info(`Endpoint "${created.name}" created.`);
+        return true;
+      } catch (e) {
+        notices.error('Creating the endpoint', e);
+        return false;
+      }
+    },
+  }));

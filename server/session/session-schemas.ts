@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+export const SignInCodeSchema = z.strictObject({
+  code: z.string().meta({ description: 'One-time code; single use.' }),
+  url: z.string().meta({ description: 'The sign-in link: the UI at the API address, with the code in its fragment.' }),
+  expiresAt: z.string().meta({ description: 'When the code stops working (10 minutes after issue).' }),
+});
+
+export const RedeemBody = z.strictObject({
+  code: z.string().min(1).max(200).meta({ description: 'The code from a sign-in link.' }),
+});
+
+export const SessionSchema = z.strictObject({
+  account: z.strictObject({ id: z.string(), name: z.string() }),
+  owner: z
+    .boolean()
+    .meta({ description: "True for the install's owner account, which may change engine-wide settings." }),
+});
+
+export const SignedOutSchema = z.strictObject({ signedOut: z.literal(true) });
+
+export type SignInCode = z.infer<typeof SignInCodeSchema>;
+export type SessionView = z.infer<typeof SessionSchema>;

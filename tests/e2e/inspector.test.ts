@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import Stripe from 'stripe';
+import { launchChromium, type Browser } from '../helpers/chromium.ts';
+import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import { after, before, describe, test } from '../helpers/node-test.ts';
+import { makeTempDir } from '../helpers/temp-dir.ts';
+
+const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
+const SECRET = 'whsec_e2e_inspector_secret';
+
+/** A fresh one-time sign-in link, as a user gets it: `hookscope open --print`. */
+async function signInLink(dataDir: string): Promise<string> {
+  const r = await runCli(['open', '--print', '--data-dir', dataDir]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `--print prints the link alone: ${r.stdout}`);
+  return lines[0]!;
+}
+
+/** No serious or critical axe violation on the page as it is now. */
+async function assertAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${what}: axe found serious or critical violations`,
+  );
+}
+
+describe('the inspector UI in Chromium, against a real `hookscope serve`', () => {
+  let browser: Browser;
+  let serve: ServeProcess;
+  let dataDir: string;
+
+  before(async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    dataDir = await makeTempDir('hookscope-e2e-ui-');
+    serve = await startServe(dataDir);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    serve?.child.kill('SIGTERM');
+    await serve?.exited;
+  });
+
+  test('the serve banner prints a sign-in link; the UI is served with a strict CSP', async () => {
+    assert.match(serve.output(), new RegExp(`Open +${serve.apiUrl}/#/sign-in/[A-Za-z0-9_-]{43}\\n`));
+    const res = await fetch(`${serve.apiUrl}/`);
+    assert.equal(res.status, 200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /default-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  });
+
+  test('without a session, and with a spent link, the page says to run `npx hookscope open`', async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${serve.apiUrl}/`);
+      await page.getByText('npx hookscope open').first().waitFor();
+      const link = await signInLink(dataDir);
+      // Spend the code elsewhere first: the page must then refuse it.
+      const code = link.slice(link.lastIndexOf('/') + 1);
+      const spent = await fetch(`${serve.apiUrl}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+      assert.equal(spent.status, 200);
+      await page.goto(link);
+      await page.getByRole('alert').filter({ hasText: 'expired or was already used' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '', 'the code left the address bar');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('sign in, create a Stripe endpoint, see a signed and a badly signed delivery arrive live, open each', async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    try {
+      await page.goto(await signInLink(dataDir));
+      await page.getByRole('button', { name: 'New endpoint' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '', 'the sign-in code is gone from the address bar');
+      assert.deepEqual(await page.evaluate('Object.keys(window.localStorage)'), [], 'no token in localStorage');
+      assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is HttpOnly');
+
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      await page.getByLabel('Name').fill('Stripe payments');
+      await page.getByLabel('Validation type').selectOption('stripe');
+      await page.getByLabel('Secret').fill(SECRET);
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('button', { name: 'Copy URL' }).waitFor();
+      const url = (await page.locator('.endpoint-url code').first().textContent()) ?? '';
+      assert.match(url, /\/webhook\/ep_[a-z0-9]+$/);
+
+      const payload = JSON.stringify({ id: 'evt_e2e_1', type: 'invoice.paid', data: { object: { amount: 4200 } } });
+      const good = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+        },
+        body: payload,
+      });
+      assert.equal(good.status, 200);
+      const bad = await fetch(`${url}/retry?attempt=2`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }),
+        },
+        body: payload,
+      });
+      assert.equal(bad.status, 400);
+
+      const list = page.getByRole('list', { name: 'Deliveries' });
+      await list.getByRole('listitem').nth(1).waitFor();
+      assert.equal(await list.getByRole('listitem').count(), 2);
+      // Newest first: the badly signed one is on top.
+      const first = list.getByRole('listitem').first();
+      assert.match((await first.textContent()) ?? '', /^POST\/retry\?attempt=2Failed: no_matching_signature74 B/);
+
+      await first.getByRole('button').click();
+      await page.getByRole('alert').filter({ hasText: 'Failed: no_matching_signature' }).waitFor();
+      await page.getByRole('region', { name: 'Body' }).getByText('invoice.paid').waitFor();
+      for (const theme of ['light', 'dark'] as const) {
+        await page.getByLabel('Theme').selectOption(theme);
+        await page.screenshot({ path: `${SCREENSHOTS}inspector-failed-${theme}.png` });
+        await assertAccessible(page, `inspector (failed delivery open, ${theme})`);
+      }
+
+      await list.getByRole('listitem').nth(1).getByRole('button').click();
+      await page.getByText('Verified (stripe)', { exact: true }).last().waitFor();
+      await page.getByLabel('Theme').selectOption('light');
+      await page.screenshot({ path: `${SCREENSHOTS}inspector-verified-light.png` });
+
+      await page.getByRole('radio', { name: 'Failed' }).check();
+      await page.waitForFunction(
+        'document.querySelectorAll(\'[aria-label="Deliveries"] [role="listitem"]\').length === 1',
+      );
+      await page.getByLabel('Search deliveries').fill('no-such-text');
+      await page.getByText('No deliveries yet').waitFor();
+      assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
+    } finally {
+      await page.close();
+    }
+  });
+});
