@@ -232,6 +232,19 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            customResponse?: {
+              status: number;
+              /** @default [] */
+              headers?: {
+                name: string;
+                value: string;
+              }[];
+              /** @default  */
+              body?: string;
+              /** @default 0 */
+              delayMs?: number;
+            } | null;
           };
         };
       };
@@ -497,7 +510,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds */
+    /** Update name, description, active state (isActive or active), forwardUrl, signatureHeader, toleranceSeconds or customResponse */
     patch: {
       parameters: {
         query?: never;
@@ -519,6 +532,19 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            customResponse?: {
+              status: number;
+              /** @default [] */
+              headers?: {
+                name: string;
+                value: string;
+              }[];
+              /** @default  */
+              body?: string;
+              /** @default 0 */
+              delayMs?: number;
+            } | null;
           };
         };
       };
@@ -3161,6 +3187,16 @@ export interface components {
       signatureHeader: string | null;
       toleranceSeconds: number | null;
       forwardUrl: string | null;
+      /** @description The answer to accepted deliveries; null: the default 200 { success, data: { id } }. */
+      customResponse: {
+        status: number;
+        headers: {
+          name: string;
+          value: string;
+        }[];
+        body: string;
+        delayMs: number;
+      } | null;
       hasSecret: boolean;
       previousSecretExpiresAt: string | null;
       createdAt: string;
