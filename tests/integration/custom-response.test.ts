@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
+import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -270,6 +271,30 @@ describe('custom response and shutdown', () => {
       ]);
     } finally {
       if (!stopped) await t.stop();
+    }
+  });
+
+  test('a delivery waiting out its delay holds none of the in-flight body budget', async () => {
+    // Room for one 600-byte body at a time: a second is refused (503) while the first holds its share.
+    const t = await startTestEngine({ receiver: { ...DEFAULT_CONFIG.receiver, maxInFlightBodyBytes: 1000 } });
+    try {
+      const slow = await t.endpoint({
+        name: 'slow',
+        validationType: 'none',
+        customResponse: { status: 202, delayMs: 30_000 },
+      });
+      const plain = await t.endpoint({ name: 'plain', validationType: 'none' });
+      const stored = nextStoredLog(t);
+      const waiting = deliver(`${t.engine.receiverUrl}/webhook/${slow}`, { body: 'a'.repeat(600) });
+      waiting.answer.catch(() => undefined);
+      const logId = await stored;
+      // Read back: the database worker holds the record, so the body's share is released by now.
+      assert.equal((await t.api('GET', `/api/webhooks/logs/${logId}`)).status, 200);
+      const next = await deliver(`${t.engine.receiverUrl}/webhook/${plain}`, { body: 'b'.repeat(600) }).answer;
+      assert.equal(next.status, 200, next.body);
+      waiting.sent.destroy();
+    } finally {
+      await t.stop();
     }
   });
 
