@@ -553,6 +553,19 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            customResponse?: {
+              status: number;
+              /** @default [] */
+              headers?: {
+                name: string;
+                value: string;
+              }[];
+              /** @default  */
+              body?: string;
+              /** @default 0 */
+              delayMs?: number;
+            } | null;
           };
         };
       };
@@ -818,7 +831,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds */
+    /** Update name, description, active state (isActive or active), forwardUrl, signatureHeader, toleranceSeconds or customResponse */
     patch: {
       parameters: {
         query?: never;
@@ -840,6 +853,19 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            customResponse?: {
+              status: number;
+              /** @default [] */
+              headers?: {
+                name: string;
+                value: string;
+              }[];
+              /** @default  */
+              body?: string;
+              /** @default 0 */
+              delayMs?: number;
+            } | null;
           };
         };
       };
@@ -2766,6 +2792,105 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhooks/compare': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Compare two deliveries, b with a: method, path, query, headers (added, removed, changed) and body (JSON-aware when both parse) */
+    get: {
+      parameters: {
+        query: {
+          /** @description The first (before) log's id. */
+          a: string;
+          /** @description The second (after) log's id. */
+          b: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The differences */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['LogComparison'];
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Either log is unknown or another account's */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/cli/diagnose/{logId}': {
     parameters: {
       query?: never;
@@ -3482,6 +3607,16 @@ export interface components {
       signatureHeader: string | null;
       toleranceSeconds: number | null;
       forwardUrl: string | null;
+      /** @description The answer to accepted deliveries; null: the default 200 { success, data: { id } }. */
+      customResponse: {
+        status: number;
+        headers: {
+          name: string;
+          value: string;
+        }[];
+        body: string;
+        delayMs: number;
+      } | null;
       hasSecret: boolean;
       previousSecretExpiresAt: string | null;
       createdAt: string;
@@ -3566,6 +3701,124 @@ export interface components {
        */
       contentEncoding: 'utf8' | 'base64';
       content: string;
+    };
+    LogComparison: {
+      a: {
+        id: string;
+        endpointId: string;
+        method: string;
+        path: string;
+        receivedAt: string;
+        /** @enum {string} */
+        status: 'success' | 'failed';
+        contentType: string | null;
+        size: number;
+        /** @description Only the first bytes were stored: the body diff covers those. */
+        truncated: boolean;
+      };
+      b: {
+        id: string;
+        endpointId: string;
+        method: string;
+        path: string;
+        receivedAt: string;
+        /** @enum {string} */
+        status: 'success' | 'failed';
+        contentType: string | null;
+        size: number;
+        /** @description Only the first bytes were stored: the body diff covers those. */
+        truncated: boolean;
+      };
+      /** @description Same method, path, query, headers and body bytes. */
+      identical: boolean;
+      request: {
+        method: {
+          a: string;
+          b: string;
+          changed: boolean;
+        };
+        path: {
+          a: string;
+          b: string;
+          changed: boolean;
+        };
+        /** @description Query parameters (names case-sensitive), b compared with a. */
+        query: {
+          added: {
+            name: string;
+            values: string[];
+          }[];
+          removed: {
+            name: string;
+            values: string[];
+          }[];
+          changed: {
+            name: string;
+            a: string[];
+            b: string[];
+          }[];
+        };
+      };
+      /** @description Headers b has and a has not (added), the reverse (removed), and those whose values differ (changed). Names match case-insensitively and are shown as received; a repeated header lists every value in order. */
+      headers: {
+        added: {
+          name: string;
+          values: string[];
+        }[];
+        removed: {
+          name: string;
+          values: string[];
+        }[];
+        changed: {
+          name: string;
+          a: string[];
+          b: string[];
+        }[];
+      };
+      body: {
+        /** @description The stored bytes differ (JSON that differs only in spacing too). */
+        changed: boolean;
+        /**
+         * @description json: both parse as JSON, see `json`; text: valid UTF-8, see `patch` and `changes`; binary: either is not UTF-8, compared by size and SHA-256 only.
+         * @enum {string}
+         */
+        format: 'json' | 'text' | 'binary';
+        /** @description Stored bytes. */
+        sizes: {
+          a: number;
+          b: number;
+        };
+        /** @description Hex SHA-256 of the stored bytes. */
+        sha256: {
+          a: string;
+          b: string;
+        };
+        /** @description Structural changes, b compared with a (arrays by index), at most 500; empty unless format is json. */
+        json: {
+          /** @description JSONPath of the member, e.g. $.data.object.amount or $.items[0]["a b"]. */
+          path: string;
+          /** @enum {string} */
+          kind: 'added' | 'removed' | 'changed';
+          /** @description The value in a as compact JSON text (cut with … past 1000 characters); null when added. */
+          a: string | null;
+          /** @description The value in b, the same way; null when removed. */
+          b: string | null;
+        }[];
+        /** @description Unified line diff (format text only; empty otherwise). */
+        patch: string;
+        /** @description The same line diff as runs of lines (format text only). */
+        changes: {
+          value: string;
+          added: boolean;
+          removed: boolean;
+          count: number;
+        }[];
+        /**
+         * @description Why the diff is partial or absent: too_large (a JSON body over 1 MiB or a text body over 256 KiB: sizes and hashes only), too_many_changes (JSON: the first 500 changes; text: more than 1000 changed lines, no line diff); null when complete.
+         * @enum {string|null}
+         */
+        limited: 'too_large' | 'too_many_changes' | null;
+      };
     };
     Diagnosis: {
       log: components['schemas']['LogSummary'];

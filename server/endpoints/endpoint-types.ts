@@ -1,3 +1,4 @@
+import type { CustomResponse } from './custom-response.ts';
 import type { ValidationType } from './validation-types.ts';
 
 /** An endpoint as stored, secrets included. Never leaves the engine as is. */
@@ -13,6 +14,7 @@ export interface EndpointRecord {
   signatureHeader: string | null;
   toleranceSeconds: number | null;
   forwardUrl: string | null;
+  customResponse: CustomResponse | null;
   isActive: boolean;
   createdAt: number;
   updatedAt: number;
@@ -26,6 +28,7 @@ export interface CreateEndpointInput {
   forwardUrl?: string | null;
   signatureHeader?: string | null;
   toleranceSeconds?: number | null;
+  customResponse?: CustomResponse | null;
 }
 
 export interface UpdateEndpointInput {
@@ -35,6 +38,7 @@ export interface UpdateEndpointInput {
   forwardUrl?: string | null;
   signatureHeader?: string | null;
   toleranceSeconds?: number | null;
+  customResponse?: CustomResponse | null;
 }
 
 /** What the receiver needs to accept and verify a delivery, from memory. */
@@ -48,4 +52,6 @@ export interface ReceiverEndpoint {
   toleranceSeconds: number | null;
   /** Where accepted deliveries are forwarded as they arrive; null: not forwarded. */
   forwardUrl: string | null;
+  /** The answer to accepted deliveries; null: the default `{ id }`. */
+  customResponse: CustomResponse | null;
 }

@@ -23,4 +23,10 @@ export const endpointsMigrations: Migration[] = [
           );
           CREATE INDEX endpoints_by_account ON endpoints (account_id, created_at);`,
   },
+  {
+    number: 2,
+    name: 'endpoint custom response',
+    // The whole answer as JSON: it is read only with the endpoint, never queried by its parts.
+    sql: 'ALTER TABLE endpoints ADD COLUMN custom_response TEXT',
+  },
 ];

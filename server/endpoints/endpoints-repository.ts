@@ -1,4 +1,5 @@
 import type { Store } from '../store/store-types.ts';
+import type { CustomResponse } from './custom-response.ts';
 import type { EndpointRecord } from './endpoint-types.ts';
 import type { ValidationType } from './validation-types.ts';
 
@@ -14,13 +15,15 @@ interface EndpointRow {
   signature_header: string | null;
   tolerance_seconds: number | null;
   forward_url: string | null;
+  custom_response: string | null;
   is_active: number;
   created_at: number;
   updated_at: number;
 }
 
 const COLUMNS = `id, account_id, name, description, validation_type, secret, previous_secret,
-  previous_secret_expires_at, signature_header, tolerance_seconds, forward_url, is_active, created_at, updated_at`;
+  previous_secret_expires_at, signature_header, tolerance_seconds, forward_url, custom_response, is_active, created_at,
+  updated_at`;
 
 const fromRow = (r: EndpointRow): EndpointRecord => ({
   id: r.id,
@@ -34,6 +37,8 @@ const fromRow = (r: EndpointRow): EndpointRecord => ({
   signatureHeader: r.signature_header,
   toleranceSeconds: r.tolerance_seconds,
   forwardUrl: r.forward_url,
+  // Written by toParams from a validated CustomResponse; JSON keeps the whole answer in one column.
+  customResponse: r.custom_response === null ? null : (JSON.parse(r.custom_response) as CustomResponse),
   isActive: r.is_active === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -51,6 +56,7 @@ const toParams = (e: EndpointRecord) => [
   e.signatureHeader,
   e.toleranceSeconds,
   e.forwardUrl,
+  e.customResponse === null ? null : JSON.stringify(e.customResponse),
   e.isActive ? 1 : 0,
   e.createdAt,
   e.updatedAt,
@@ -66,7 +72,7 @@ export class EndpointsRepository {
   async insert(e: EndpointRecord): Promise<void> {
     await this.store.write([
       {
-        sql: `INSERT INTO endpoints (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        sql: `INSERT INTO endpoints (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         params: toParams(e),
       },
     ]);
@@ -78,7 +84,7 @@ export class EndpointsRepository {
       {
         sql: `UPDATE endpoints SET name = ?, description = ?, secret = ?, previous_secret = ?,
                 previous_secret_expires_at = ?, signature_header = ?, tolerance_seconds = ?, forward_url = ?,
-                is_active = ?, updated_at = ?
+                custom_response = ?, is_active = ?, updated_at = ?
               WHERE id = ? AND account_id = ?`,
         params: [
           e.name,
@@ -89,6 +95,7 @@ export class EndpointsRepository {
           e.signatureHeader,
           e.toleranceSeconds,
           e.forwardUrl,
+          e.customResponse === null ? null : JSON.stringify(e.customResponse),
           e.isActive ? 1 : 0,
           e.updatedAt,
           e.id,

@@ -15,7 +15,16 @@ import {
   UpdateEndpointBody,
 } from './endpoints-schemas.ts';
 
-const UPDATABLE = ['name', 'description', 'isActive', 'active', 'forwardUrl', 'signatureHeader', 'toleranceSeconds'];
+const UPDATABLE = [
+  'name',
+  'description',
+  'isActive',
+  'active',
+  'forwardUrl',
+  'signatureHeader',
+  'toleranceSeconds',
+  'customResponse',
+];
 
 export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestDeliveryService): RouteSpec[] {
   const tag = 'Endpoints';
@@ -50,7 +59,7 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       method: 'patch',
       path: '/api/endpoints/:endpointId',
       summary:
-        'Update name, description, active state (isActive or active), forwardUrl, signatureHeader or toleranceSeconds',
+        'Update name, description, active state (isActive or active), forwardUrl, signatureHeader, toleranceSeconds or customResponse',
       tag,
       params: EndpointIdParams,
       body: UpdateEndpointBody,

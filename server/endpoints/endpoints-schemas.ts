@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { booleanLike, HEADER_NAME, httpUrl, optionalText, requiredString } from '../http/schemas.ts';
+import {
+  BODILESS_STATUSES,
+  CUSTOM_RESPONSE_LIMITS as LIMITS,
+  HEADER_VALUE,
+  isReservedResponseHeader,
+  LOG_ID_HEADER,
+} from './custom-response.ts';
 import { DOCUMENTED_ALIASES, parseValidationType, TIMESTAMPED_TYPES, VALIDATION_TYPES } from './validation-types.ts';
 
 const validationType = z
@@ -39,6 +46,77 @@ const toleranceSeconds = z
     description: `Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: ${TIMESTAMPED_TYPES.join(', ')}.`,
   });
 
+const statusRange = `between ${LIMITS.minStatus} and ${LIMITS.maxStatus}`;
+const delayRange = `between 0 and ${LIMITS.maxDelayMs}`;
+
+const responseHeader = z.object(
+  {
+    name: z
+      .string({ error: 'name must be a string.' })
+      .min(1, { error: 'name must not be empty.' })
+      .max(100, { error: 'name must be at most 100 characters.' })
+      .regex(HEADER_NAME, { error: 'name must be a valid HTTP header name.' })
+      .refine((n) => !isReservedResponseHeader(n), {
+        error: (i) =>
+          `"${String(i.input)}" cannot be set: the receiver writes Content-Length, the connection headers and ${LOG_ID_HEADER} itself.`,
+      }),
+    value: z
+      .string({ error: 'value must be a string.' })
+      .max(LIMITS.maxHeaderValueChars, { error: `value must be at most ${LIMITS.maxHeaderValueChars} characters.` })
+      .regex(HEADER_VALUE, {
+        error:
+          'value may hold visible ASCII or Latin-1 characters, spaces and tabs, but no line break or control byte.',
+      }),
+  },
+  { error: 'each header must be an object { name, value }.' },
+);
+
+const customResponse = z
+  .object(
+    {
+      status: z
+        .number({ error: `status must be a number ${statusRange}.` })
+        .int({ error: `status must be a whole number ${statusRange}.` })
+        .min(LIMITS.minStatus, { error: `status must be ${statusRange} (1xx is not a final answer).` })
+        .max(LIMITS.maxStatus, { error: `status must be ${statusRange}.` }),
+      headers: z
+        .array(responseHeader, { error: 'headers must be an array of { name, value } objects.' })
+        .max(LIMITS.maxHeaders, { error: `headers must hold at most ${LIMITS.maxHeaders} entries.` })
+        .default([]),
+      body: z
+        .string({ error: 'body must be a string.' })
+        .refine((b) => Buffer.byteLength(b, 'utf8') <= LIMITS.maxBodyBytes, {
+          error: `body must be at most ${LIMITS.maxBodyBytes} bytes (UTF-8).`,
+        })
+        .default(''),
+      delayMs: z
+        .number({ error: `delayMs must be a number of milliseconds ${delayRange}.` })
+        .int({ error: `delayMs must be a whole number of milliseconds ${delayRange}.` })
+        .min(0, { error: `delayMs must be ${delayRange}.` })
+        .max(LIMITS.maxDelayMs, { error: `delayMs must be ${delayRange} (at most 30 s).` })
+        .default(0),
+    },
+    { error: 'customResponse must be an object { status, headers?, body?, delayMs? } or null.' },
+  )
+  .superRefine((r, ctx) => {
+    if (BODILESS_STATUSES.has(r.status) && r.body !== '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `body must be empty: a ${r.status} answer carries none.`,
+      });
+    }
+  })
+  .nullable()
+  .optional()
+  .meta({
+    description:
+      `What the receiver answers accepted deliveries with instead of 200 { id }: status (${statusRange}), headers ` +
+      `(name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or ${LOG_ID_HEADER}), ` +
+      `body (a string of at most ${LIMITS.maxBodyBytes} bytes) and delayMs (${delayRange}), waited after the delivery is stored. ` +
+      'Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it.',
+  });
+
 export const CreateEndpointBody = z.object({
   name: requiredString('name', 200),
   validationType,
@@ -56,6 +134,7 @@ export const CreateEndpointBody = z.object({
   forwardUrl: httpUrl('forwardUrl').nullable().optional(),
   signatureHeader,
   toleranceSeconds,
+  customResponse,
 });
 
 export const UpdateEndpointBody = z.object({
@@ -66,6 +145,7 @@ export const UpdateEndpointBody = z.object({
   forwardUrl: httpUrl('forwardUrl').nullable().optional(),
   signatureHeader,
   toleranceSeconds,
+  customResponse,
 });
 
 export const RegenerateSecretBody = z.object({
@@ -79,6 +159,15 @@ export const RegenerateSecretBody = z.object({
 export const EndpointIdParams = z.object({ endpointId: z.string().min(1).max(100) });
 
 // ---- Response shapes: the wire types below are inferred from them (one source).
+
+export const CustomResponseSchema = z
+  .strictObject({
+    status: z.number().int(),
+    headers: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+    body: z.string(),
+    delayMs: z.number().int(),
+  })
+  .meta({ id: 'CustomResponse' });
 
 /** The endpoint object of the API: no secret, ever (hasSecret says whether one is set). */
 export const EndpointSchema = z
@@ -94,6 +183,9 @@ export const EndpointSchema = z
     signatureHeader: z.string().nullable(),
     toleranceSeconds: z.number().nullable(),
     forwardUrl: z.string().nullable(),
+    customResponse: CustomResponseSchema.nullable().meta({
+      description: 'The answer to accepted deliveries; null: the default 200 { success, data: { id } }.',
+    }),
     hasSecret: z.boolean(),
     previousSecretExpiresAt: z.string().nullable(),
     createdAt: z.string(),

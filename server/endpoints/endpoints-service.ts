@@ -67,6 +67,7 @@ export class EndpointsService {
       signatureHeader: input.signatureHeader ?? null,
       toleranceSeconds: input.toleranceSeconds ?? null,
       forwardUrl: input.forwardUrl ?? null,
+      customResponse: input.customResponse ?? null,
       isActive: true,
       createdAt: now,
       updatedAt: now,
@@ -109,6 +110,7 @@ export class EndpointsService {
       forwardUrl: input.forwardUrl !== undefined ? input.forwardUrl : current.forwardUrl,
       signatureHeader: input.signatureHeader !== undefined ? input.signatureHeader : current.signatureHeader,
       toleranceSeconds: input.toleranceSeconds !== undefined ? input.toleranceSeconds : current.toleranceSeconds,
+      customResponse: input.customResponse !== undefined ? input.customResponse : current.customResponse,
       updatedAt: this.deps.clock.now(),
     };
     await this.deps.repo.update(next);
@@ -207,6 +209,7 @@ export class EndpointsService {
       signatureHeader: e.signatureHeader,
       toleranceSeconds: e.toleranceSeconds,
       forwardUrl: e.forwardUrl,
+      customResponse: e.customResponse,
     };
   }
 
@@ -231,6 +234,7 @@ export class EndpointsService {
       signatureHeader: e.signatureHeader,
       toleranceSeconds: e.toleranceSeconds,
       forwardUrl: e.forwardUrl,
+      customResponse: e.customResponse,
       hasSecret: e.secret !== null,
       previousSecretExpiresAt: graceLive ? isoTime(e.previousSecretExpiresAt!) : null,
       createdAt: isoTime(e.createdAt),

@@ -5,6 +5,7 @@ import type { SamplePayload } from '../signatures/signature-scheme.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
+import { LOG_ID_HEADER } from './custom-response.ts';
 import type { EndpointRecord } from './endpoint-types.ts';
 import type { TestDeliveryResult } from './endpoints-schemas.ts';
 
@@ -59,20 +60,17 @@ export class TestDeliveryService {
     const headers = new Headers({ 'content-type': sample.contentType, 'user-agent': USER_AGENT });
     for (const [name, value] of [...sample.headers, ...signed]) headers.set(name, value);
 
+    // An endpoint's custom answer waits out its delay first.
+    const timeoutMs = (this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) + (endpoint.customResponse?.delayMs ?? 0);
     let res: Response;
     try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      });
+      res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
     } catch (e) {
       if (e instanceof DOMException && e.name === 'TimeoutError') {
         throw new AppError(
           504,
           'TEST_DELIVERY_TIMEOUT',
-          `The receiver at ${url} did not answer within ${this.deps.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms.`,
+          `The receiver at ${url} did not answer within ${timeoutMs} ms.`,
         );
       }
       throw new AppError(
@@ -81,7 +79,9 @@ export class TestDeliveryService {
         `The test webhook could not reach the receiver at ${url}: ${e instanceof Error ? e.message : String(e)}.`,
       );
     }
-    return { logId: logIdFrom(await res.text()), status: res.status };
+    // A custom answer's body is the user's: the log id comes in its header instead.
+    const text = await res.text();
+    return { logId: res.headers.get(LOG_ID_HEADER) ?? logIdFrom(text), status: res.status };
   }
 }
 

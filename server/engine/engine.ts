@@ -6,6 +6,7 @@ import { Authenticator } from '../auth/authenticator.ts';
 import { loadOrCreateSigningKey } from '../auth/signing-key.ts';
 import { TokenService } from '../auth/token-service.ts';
 import type { EngineConfig } from '../config/config.ts';
+import { compareFeature } from '../compare/compare-feature.ts';
 import { diagnoseFeature } from '../diagnose/diagnose-feature.ts';
 import { endpointsFeature } from '../endpoints/endpoints-feature.ts';
 import { EventBus } from '../events/event-bus.ts';
@@ -212,6 +213,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       tunnel,
       share,
       exports,
+      listed(compareFeature({ logs: logs.service })),
       diagnose,
       remediation,
       metrics,

@@ -38,5 +38,7 @@ export function receiverFeature(deps: ReceiverFeatureDeps) {
     name: 'receiver',
     service,
     endpointDeleted: (_accountId: string, endpointId: string): void => rateLimiter.forget(endpointId),
+    // Before the listeners close, so a custom answer's delay (up to 30 s) never holds them open.
+    offline: (): Promise<void> => service.flushDelayedAnswers(),
   };
 }

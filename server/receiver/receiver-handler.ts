@@ -9,6 +9,7 @@ import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
 import type { BodyBudget } from './body-budget.ts';
 import { readBody, type BodyLimits } from './body-reader.ts';
+import { DelayedAnswers } from './delayed-answers.ts';
 import type { DeliveryObserver, RejectionReason } from './delivery-observer.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { refusalFor } from './refusal.ts';
@@ -54,10 +55,20 @@ export function receiverLimits(s: ReceiverLimitSettings): BodyLimits {
  * The receiver's hot path, on plain node:http rather than Express: it runs for
  * every delivery, and the ingest goal (DESIGN.md) is set against a bare server.
  * It captures the raw bytes before anything parses them, verifies, stores with
- * a durable acknowledgement, and only then answers the sender.
+ * a durable acknowledgement, and only then answers the sender: `{ id }`, or the
+ * endpoint's custom answer for an accepted delivery (refusals keep theirs).
  */
 export class Receiver {
-  constructor(private readonly deps: ReceiverDeps) {}
+  private readonly customAnswers: DelayedAnswers;
+
+  constructor(private readonly deps: ReceiverDeps) {
+    this.customAnswers = new DelayedAnswers((e) => void deps.onError(e));
+  }
+
+  /** The engine stops: custom answers still waiting out a delay are sent now. */
+  flushDelayedAnswers(): Promise<void> {
+    return this.customAnswers.flush();
+  }
 
   /** Handles any method on `/webhook/:endpointId[/...]`. */
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -160,6 +171,9 @@ export class Receiver {
             'SIGNATURE_VERIFICATION_FAILED',
           ),
         );
+      } else if (endpoint.customResponse) {
+        // Sent apart (after its delay): this frame, which holds the body, ends now.
+        this.customAnswers.send(res, endpoint.customResponse, logId);
       } else {
         sendData(res, { id: logId });
       }

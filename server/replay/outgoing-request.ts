@@ -1,25 +1,8 @@
 import type { HeaderPairs } from '../logs/log-types.ts';
-
-/**
- * Headers that describe one connection, not the message (RFC 9110 section 7.6.1),
- * plus `expect` (a per-hop negotiation). They are never copied to the target.
- */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'trailers',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-]);
+import { FRAMING_HEADERS, HOP_BY_HOP_HEADERS as HOP_BY_HOP } from '../support/headers.ts';
 
 /** Framing and routing headers the sender recomputes for the new request; a user may not set them. */
-export const COMPUTED_HEADERS = new Set(['content-length', 'transfer-encoding', ...HOP_BY_HOP]);
+export const COMPUTED_HEADERS = FRAMING_HEADERS;
 
 /** `null` removes every header of that name; a string replaces them (any case) or adds one. */
 export type HeaderOverrides = Record<string, string | null>;

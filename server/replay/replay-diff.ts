@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { createTwoFilesPatch, diffLines } from 'diff';
 import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
+import { lineDiff, parseJson } from '../support/line-diff.ts';
 import type { ReplayDiff } from './replay-schemas.ts';
 import type { StoredReplay } from './replay-types.ts';
 
@@ -74,21 +74,7 @@ function diffBodies(a: StoredReplay, b: StoredReplay): ReplayDiff['body'] {
   }
   const format = json ? 'json' : 'text';
   if (!changed) return { changed, format, patch: '', changes: [], sizes };
-  const changes = diffLines(left, right).map((c) => ({
-    value: c.value,
-    added: c.added,
-    removed: c.removed,
-    count: c.count,
-  }));
-  const patch = createTwoFilesPatch(`a/${a.id}`, `b/${b.id}`, left, right, undefined, undefined, { context: 3 });
+  // Unbounded: replay response bodies are capped when stored.
+  const { patch, changes } = lineDiff(left, right, { a: a.id, b: b.id })!;
   return { changed, format, patch, changes, sizes };
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }

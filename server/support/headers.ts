@@ -2,6 +2,31 @@
 // request and response headers): names keep their case, so lookups ignore it.
 
 /**
+ * Headers that describe one connection, not the message (RFC 9110 section 7.6.1),
+ * plus `expect` (a per-hop negotiation). They are never copied to another hop.
+ */
+export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+/** The message's length and connection headers: whoever writes a message computes them, a user never sets them. */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'transfer-encoding',
+  ...HOP_BY_HOP_HEADERS,
+]);
+
+/**
  * Lower-case names; a header received more than once becomes an array, in order.
  * The object has no prototype so a header named `__proto__` is just a header.
  */

@@ -26,6 +26,7 @@ interface Expected {
 const TODAY = [
   ['accounts', 1],
   ['endpoints', 1],
+  ['endpoints', 2],
   ['logs', 1],
   ['logs', 2],
   ['logs', 3],
