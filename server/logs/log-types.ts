@@ -36,6 +36,8 @@ export interface LogQuery {
   status?: LogStatus;
   search?: string;
   endpointId?: string;
+  /** Only pinned logs (true) or only unpinned ones (false). */
+  pinned?: boolean;
 }
 
 /** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */
