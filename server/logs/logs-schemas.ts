@@ -3,6 +3,7 @@ import { booleanLike, queryInt } from '../http/schemas.ts';
 import { SCHEME_IDS } from '../signatures/scheme-ids.ts';
 import { VERIFICATION_REASONS } from '../signatures/verification.ts';
 import { LOG_STATUSES } from './log-status.ts';
+import { MAX_DELETE_IDS } from './log-types.ts';
 
 export const MAX_PAGE = 200;
 
@@ -31,9 +32,6 @@ export const UpdateLogBody = z.object({
     .transform((v) => v === true || v === 'true' || v === 1)
     .meta({ description: 'Pin (true) or unpin (false); setting the current value again changes nothing.' }),
 });
-
-/** How many logs one delete request may name. */
-export const MAX_DELETE_IDS = 1000;
 
 export const DeleteLogsBody = z.object({
   ids: z
