@@ -1266,6 +1266,8 @@ export interface paths {
           status?: 'success' | 'failed';
           search?: string;
           endpointId?: string;
+          /** @description true: only pinned logs; false: only unpinned ones. */
+          pinned?: boolean | 'true' | 'false' | 1 | 0;
         };
         header?: never;
         path?: never;
@@ -1437,7 +1439,414 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    /** Delete a log with its share link, analysis, replay history and queued forward */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          logId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Deleted */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: string;
+                /** @enum {boolean} */
+                deleted: true;
+              };
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Pin or unpin a log (a pinned log is never evicted by retention) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          logId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Pin (true) or unpin (false); setting the current value again changes nothing. */
+            pinned: boolean | 'true' | 'false' | 1 | 0;
+          };
+        };
+      };
+      responses: {
+        /** @description The log as the list shows it */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['LogSummary'];
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/webhooks/logs/delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Delete many logs by id (at most 1000); ids that name none of the account's logs are listed as notFound */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            ids: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description What was deleted and what was not found */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                /** @description How many logs were deleted. */
+                deleted: number;
+                /** @description The deleted logs, in request order. */
+                deletedIds: string[];
+                /** @description Ids that name no log of this account (unknown, already deleted or another account's), in request order. */
+                notFound: string[];
+              };
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/endpoints/{endpointId}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Clear an endpoint's logs: delete all but the pinned ones (the endpoint stays) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          endpointId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description How many logs were deleted */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                endpointId: string;
+                /** @description How many logs were deleted. */
+                deleted: number;
+                /** @description How many of the endpoint's logs were kept because they are pinned. */
+                pinnedKept: number;
+              };
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -3411,6 +3820,7 @@ export interface components {
     EngineEvent:
       | components['schemas']['LogCreatedEvent']
       | components['schemas']['LogUpdatedEvent']
+      | components['schemas']['LogDeletedEvent']
       | components['schemas']['ReplayCompletedEvent']
       | components['schemas']['ForwardUpdatedEvent']
       | components['schemas']['EndpointChangedEvent']
@@ -3445,6 +3855,8 @@ export interface components {
       /** @enum {string} */
       status: 'success' | 'failed';
       verification: components['schemas']['Verification'];
+      /** @description A pinned log is never evicted by retention. */
+      pinned: boolean;
     };
     Verification: {
       /** @enum {string} */
@@ -3483,10 +3895,25 @@ export interface components {
       logId: string;
       endpointId: string;
       /**
-       * @description analysis: an analysis was stored; share: its share link was created, replaced or revoked; replay: a manual replay was recorded; forward: a forward attempt was recorded.
+       * @description analysis: an analysis was stored; share: its share link was created, replaced or revoked; replay: a manual replay was recorded; forward: a forward attempt was recorded; pinned: it was pinned or unpinned.
        * @enum {string}
        */
-      change: 'analysis' | 'share' | 'replay' | 'forward';
+      change: 'analysis' | 'share' | 'replay' | 'forward' | 'pinned';
+    };
+    LogDeletedEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'log.deleted';
+      data: components['schemas']['LogDeleted'];
+    };
+    LogDeleted: {
+      endpointId: string;
+      /** @description The deleted logs, all of this endpoint's. */
+      logIds: string[];
+      /** @description true when the endpoint's logs were cleared (DELETE /api/endpoints/{endpointId}/logs): logIds are all its unpinned logs when the clear began; pinned ones and deliveries that arrived meanwhile were kept. */
+      cleared: boolean;
     };
     ReplayCompletedEvent: {
       /**
@@ -3644,6 +4071,8 @@ export interface components {
       /** @enum {string} */
       status: 'success' | 'failed';
       verification: components['schemas']['Verification'];
+      /** @description A pinned log is never evicted by retention. */
+      pinned: boolean;
       /** @description Lower-case names; a repeated header is an array. */
       headers: {
         [key: string]: string | string[];

@@ -153,7 +153,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     );
     const session = listed(sessionFeature({ ...core, tokens, sessionTtlMs: config.tokenTtlMs }));
     const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
-    const logs = listed(logsFeature({ ...core, retention: config.retention }));
+    const logs = listed(logsFeature({ ...core, retention: config.retention, endpoints: endpoints.service }));
     const replay = listed(
       replayFeature({ ...core, logs: logs.service, endpoints: endpoints.service, forwardPolicy: config.forward }),
     );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EndpointChangedSchema } from '../endpoints/endpoint-events.ts';
-import { LogUpdatedSchema } from '../logs/log-events.ts';
+import { LogDeletedSchema, LogUpdatedSchema } from '../logs/log-events.ts';
 import { LogSummarySchema } from '../logs/logs-schemas.ts';
 import { ForwardStatusSchema, HistoryEntrySchema } from '../replay/replay-schemas.ts';
 import { TunnelStatusSchema } from '../tunnel/tunnel-schemas.ts';
@@ -15,8 +15,10 @@ import { TunnelStatusSchema } from '../tunnel/tunnel-schemas.ts';
 export const EVENT_MAP = {
   /** A delivery was stored: the log as the list shows it. */
   'log.created': LogSummarySchema,
-  /** Something derived from a stored log changed (analysis, share link, replay, forward). */
+  /** Something about a stored log changed (analysis, share link, replay, forward, pin). */
   'log.updated': LogUpdatedSchema,
+  /** Logs were deleted by a user (one, many, or an endpoint's clear): their ids, per endpoint. */
+  'log.deleted': LogDeletedSchema,
   /** A replay or forward attempt was recorded: its history entry (no response body). */
   'replay.completed': HistoryEntrySchema,
   /** An endpoint's forward queue changed: `GET /api/endpoints/:endpointId/forward`. */

@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /**
  * What can change about a stored log after it arrived (its bytes never change):
- * a stored analysis, its share link, a manual replay, a forward attempt. A closed
- * list, so a subscriber's switch is exhaustive; `pinned` joins it when logs can be
- * pinned, and a client must ignore a value it does not know.
+ * a stored analysis, its share link, a manual replay, a forward attempt, its pin.
+ * A closed list, so a subscriber's switch is exhaustive; a client must ignore a
+ * value it does not know (the list may grow).
  */
-export const LOG_UPDATE_CHANGES = ['analysis', 'share', 'replay', 'forward'] as const;
+export const LOG_UPDATE_CHANGES = ['analysis', 'share', 'replay', 'forward', 'pinned'] as const;
 
 /** The `log.updated` event: which log changed and in what respect; refetch what that view shows. */
 export const LogUpdatedSchema = z
@@ -16,9 +16,30 @@ export const LogUpdatedSchema = z
     change: z.enum(LOG_UPDATE_CHANGES).meta({
       description:
         'analysis: an analysis was stored; share: its share link was created, replaced or revoked; ' +
-        'replay: a manual replay was recorded; forward: a forward attempt was recorded.',
+        'replay: a manual replay was recorded; forward: a forward attempt was recorded; ' +
+        'pinned: it was pinned or unpinned.',
     }),
   })
   .meta({ id: 'LogUpdated' });
 
 export type LogUpdated = z.output<typeof LogUpdatedSchema>;
+
+/**
+ * The `log.deleted` event: logs a user deleted (one, many by id, or an endpoint's
+ * clear), one event per endpoint, naming every deleted log so a live list drops
+ * exactly those rows. Retention's evictions and an endpoint's deletion publish no
+ * such event (`endpoint.changed` says the latter).
+ */
+export const LogDeletedSchema = z
+  .object({
+    endpointId: z.string(),
+    logIds: z.array(z.string()).meta({ description: "The deleted logs, all of this endpoint's." }),
+    cleared: z.boolean().meta({
+      description:
+        "true when the endpoint's logs were cleared (DELETE /api/endpoints/{endpointId}/logs): logIds are all its " +
+        'unpinned logs when the clear began; pinned ones and deliveries that arrived meanwhile were kept.',
+    }),
+  })
+  .meta({ id: 'LogDeleted' });
+
+export type LogDeleted = z.output<typeof LogDeletedSchema>;

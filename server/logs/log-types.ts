@@ -4,6 +4,9 @@ import type { LogStatus } from './log-status.ts';
 
 export { LOG_STATUSES, type LogStatus } from './log-status.ts';
 
+/** How many logs one delete request may name (`POST /api/webhooks/logs/delete`). */
+export const MAX_DELETE_IDS = 1000;
+
 export type QueryObject = Record<string, string | string[]>;
 export type HeaderPairs = [string, string][];
 
@@ -36,6 +39,8 @@ export interface LogQuery {
   status?: LogStatus;
   search?: string;
   endpointId?: string;
+  /** Only pinned logs (true) or only unpinned ones (false). */
+  pinned?: boolean;
 }
 
 /** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */

@@ -58,4 +58,28 @@ export const logsMigrations: Migration[] = [
     name: 'logs_declared_size',
     sql: 'ALTER TABLE logs ADD COLUMN declared_size INTEGER;',
   },
+  {
+    // Pinned logs are kept outside the retention budgets: log_stats counts them apart
+    // (pinned_count, pinned_bytes) so retention weighs only the unpinned ones, without a
+    // COUNT scan. Logs are always stored unpinned; only an UPDATE pins one. The index
+    // lets eviction start at the oldest unpinned log (without it, every insert stepped
+    // over the pinned ones, which are usually the oldest) and serves the `pinned` filter
+    // and its count (measured at 100,000 logs: see docs/API.md "Deleting and pinning logs").
+    number: 4,
+    name: 'logs_pinned',
+    sql: `ALTER TABLE logs ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE log_stats ADD COLUMN pinned_count INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE log_stats ADD COLUMN pinned_bytes INTEGER NOT NULL DEFAULT 0;
+          CREATE INDEX logs_by_pinned ON logs (account_id, pinned, seq);
+          CREATE TRIGGER logs_pin_counted AFTER UPDATE OF pinned ON logs WHEN NEW.pinned <> OLD.pinned BEGIN
+            UPDATE log_stats
+              SET pinned_count = pinned_count + CASE WHEN NEW.pinned = 1 THEN 1 ELSE -1 END,
+                  pinned_bytes = pinned_bytes + CASE WHEN NEW.pinned = 1 THEN NEW.stored_size ELSE -NEW.stored_size END
+              WHERE account_id = NEW.account_id;
+          END;
+          CREATE TRIGGER logs_pin_uncounted AFTER DELETE ON logs WHEN OLD.pinned = 1 BEGIN
+            UPDATE log_stats SET pinned_count = pinned_count - 1, pinned_bytes = pinned_bytes - OLD.stored_size
+              WHERE account_id = OLD.account_id;
+          END;`,
+  },
 ];

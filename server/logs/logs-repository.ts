@@ -32,6 +32,7 @@ export interface LogRow {
   duration_ms: number;
   status: string;
   verification: string;
+  pinned: number;
   body?: Uint8Array | null;
 }
 
@@ -54,39 +55,47 @@ export interface StoredLog {
   durationMs: number;
   status: LogStatus;
   verification: LogVerification;
+  pinned: boolean;
   body: Buffer | null;
 }
 
-/** Both budgets hold per account, so one account's traffic never evicts another's logs. */
+/**
+ * Both budgets hold per account, so one account's traffic never evicts another's logs.
+ * They weigh unpinned logs only: pinned logs are never evicted and are kept on top of
+ * the budgets (so pinning many can take an account past them), and they leave the
+ * budgets whole for new deliveries, which pinned logs could otherwise evict on arrival.
+ */
 export interface RetentionPolicy {
   maxLogsPerAccount: number;
   maxBodyBytesPerAccount: number;
 }
 
 const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, l.raw_headers,
-  l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification`;
+  l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification, l.pinned`;
 
 const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
   size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_BODY = 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)';
 
-// Oldest first beyond the per-account limit; the LIMIT is 0 (no work) while under it.
+// Oldest unpinned first beyond the per-account limit of unpinned logs; the LIMIT is 0 (no
+// work) while under it. The logs_by_pinned index (account_id, pinned, seq) starts the scan
+// at the oldest unpinned log, however many pinned ones are older.
 const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
-  SELECT seq FROM logs WHERE account_id = ?1 ORDER BY seq
-  LIMIT MAX(0, COALESCE((SELECT count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
+  SELECT seq FROM logs WHERE account_id = ?1 AND pinned = 0 ORDER BY seq
+  LIMIT MAX(0, COALESCE((SELECT count - pinned_count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
 
-// Over the account's body budget, evict that account's oldest logs until 90% of the budget
+// Over the account's body budget (unpinned bodies), evict that account's oldest unpinned logs until 90% of the budget
 // is left, so the window scan runs once per 10% of the budget written, not on every delivery.
 // While under budget the inner LIMIT is 0, which SQLite checks before reading a row: a
 // WHERE on the subquery's constant was not enough (measured: it still ran the window over
 // every log, ~1 ms per insert at 30,000 logs; with the LIMIT ~30 us, flat).
-// The logs_by_account index (account_id, seq) serves the scan in order.
-const ACCOUNT_BYTES = '(SELECT COALESCE(bytes, 0) FROM log_stats WHERE account_id = ?1)';
+// The logs_by_pinned index (account_id, pinned, seq) serves the scan in order.
+const ACCOUNT_BYTES = '(SELECT COALESCE(bytes - pinned_bytes, 0) FROM log_stats WHERE account_id = ?1)';
 const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM (
     SELECT seq, SUM(stored_size) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
-    FROM logs WHERE account_id = ?1 ORDER BY seq
+    FROM logs WHERE account_id = ?1 AND pinned = 0 ORDER BY seq
     LIMIT CASE WHEN COALESCE(${ACCOUNT_BYTES}, 0) > ?2 THEN -1 ELSE 0 END)
   WHERE COALESCE(before, 0) < ${ACCOUNT_BYTES} - ?3)`;
 
@@ -145,6 +154,10 @@ export class LogsRepository {
     if (q.status) {
       where.push('l.status = ?');
       params.push(q.status);
+    }
+    if (q.pinned !== undefined) {
+      where.push('l.pinned = ?');
+      params.push(q.pinned ? 1 : 0);
     }
     if (q.search) {
       const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -235,6 +248,60 @@ export class LogsRepository {
     return { cells, failureReasons: failureReasons.map((r) => ({ reason: r.reason, count: Number(r.count) })), sizes };
   }
 
+  /** The log without its body, or undefined when the account has no such log. */
+  async findSummary(accountId: string, id: string): Promise<StoredLog | undefined> {
+    const row = await this.store.get<LogRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM logs l WHERE l.id = ? AND l.account_id = ?`,
+      [id, accountId],
+    );
+    return row ? decode(row) : undefined;
+  }
+
+  /** Which of these ids name a log of the account, with its endpoint (one read, however many ids). */
+  async owned(accountId: string, ids: readonly string[]): Promise<{ id: string; endpointId: string }[]> {
+    const rows = await this.store.all<{ id: string; endpoint_id: string }>(
+      'SELECT id, endpoint_id FROM logs WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
+      [accountId, JSON.stringify(ids)],
+    );
+    return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  /** What a clear of the endpoint would take: its unpinned logs' ids, oldest first, and how many are pinned. */
+  async clearable(accountId: string, endpointId: string): Promise<{ unpinnedIds: string[]; pinned: number }> {
+    const [rows, pinned] = await this.store.batch([
+      {
+        sql: 'SELECT id FROM logs WHERE account_id = ? AND endpoint_id = ? AND pinned = 0 ORDER BY seq',
+        params: [accountId, endpointId],
+      },
+      {
+        sql: 'SELECT COUNT(*) AS n FROM logs WHERE account_id = ? AND endpoint_id = ? AND pinned = 1',
+        params: [accountId, endpointId],
+        one: true,
+      },
+    ]);
+    return { unpinnedIds: rows.map((r) => String(r.id)), pinned: Number(pinned?.n ?? 0) };
+  }
+
+  /**
+   * Deletes the account's logs among these ids in one write; the triggers that follow
+   * logs take their shares, analyses, replay history and queued forwards along.
+   * The ids go as one JSON parameter, so any number fits one statement.
+   */
+  async deleteByIds(accountId: string, ids: readonly string[]): Promise<void> {
+    await this.store.write([
+      {
+        sql: 'DELETE FROM logs WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
+        params: [accountId, JSON.stringify(ids)],
+      },
+    ]);
+  }
+
+  async setPinned(accountId: string, id: string, pinned: boolean): Promise<void> {
+    await this.store.write([
+      { sql: 'UPDATE logs SET pinned = ? WHERE id = ? AND account_id = ?', params: [pinned ? 1 : 0, id, accountId] },
+    ]);
+  }
+
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.store.write([
       { sql: 'DELETE FROM logs WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
@@ -273,6 +340,7 @@ function decode(r: LogRow): StoredLog {
     durationMs: r.duration_ms,
     status: r.status as LogStatus,
     verification: JSON.parse(r.verification) as LogVerification,
+    pinned: r.pinned === 1,
     body: r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
   };
 }

@@ -1,15 +1,23 @@
 import { route, type RouteSpec } from '../http/route.ts';
+import type { LogActionsService } from './log-actions-service.ts';
 import type { LogsService } from './logs-service.ts';
 import {
+  DeleteLogsBody,
+  EndpointLogsClearedSchema,
+  EndpointLogsParams,
+  LogDeletedViewSchema,
   LogDetailSchema,
   LogIdParams,
   LogListQuery,
   LogPageSchema,
+  LogsDeletedSchema,
+  LogSummarySchema,
+  UpdateLogBody,
   WebhookListQuery,
   WebhookPageSchema,
 } from './logs-schemas.ts';
 
-export function logsRoutes(logs: LogsService): RouteSpec[] {
+export function logsRoutes(logs: LogsService, actions: LogActionsService): RouteSpec[] {
   const tag = 'Logs';
   return [
     route({
@@ -29,6 +37,45 @@ export function logsRoutes(logs: LogsService): RouteSpec[] {
       params: LogIdParams,
       responses: { 200: { description: 'The full capture', data: LogDetailSchema } },
       handler: async ({ account, params }) => ({ data: await logs.get(account, params.logId) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/webhooks/logs/:logId',
+      summary: 'Pin or unpin a log (a pinned log is never evicted by retention)',
+      tag,
+      params: LogIdParams,
+      body: UpdateLogBody,
+      responses: { 200: { description: 'The log as the list shows it', data: LogSummarySchema } },
+      handler: async ({ account, params, body }) => ({
+        data: await actions.setPinned(account, params.logId, body.pinned),
+      }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/webhooks/logs/:logId',
+      summary: 'Delete a log with its share link, analysis, replay history and queued forward',
+      tag,
+      params: LogIdParams,
+      responses: { 200: { description: 'Deleted', data: LogDeletedViewSchema } },
+      handler: async ({ account, params }) => ({ data: await actions.delete(account, params.logId) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/webhooks/logs/delete',
+      summary: "Delete many logs by id (at most 1000); ids that name none of the account's logs are listed as notFound",
+      tag,
+      body: DeleteLogsBody,
+      responses: { 200: { description: 'What was deleted and what was not found', data: LogsDeletedSchema } },
+      handler: async ({ account, body }) => ({ data: await actions.deleteMany(account, body.ids) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/endpoints/:endpointId/logs',
+      summary: "Clear an endpoint's logs: delete all but the pinned ones (the endpoint stays)",
+      tag,
+      params: EndpointLogsParams,
+      responses: { 200: { description: 'How many logs were deleted', data: EndpointLogsClearedSchema } },
+      handler: async ({ account, params }) => ({ data: await actions.clearEndpoint(account, params.endpointId) }),
     }),
     route({
       method: 'get',

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { queryInt } from '../http/schemas.ts';
+import { booleanLike, queryInt } from '../http/schemas.ts';
 import { SCHEME_IDS } from '../signatures/scheme-ids.ts';
 import { VERIFICATION_REASONS } from '../signatures/verification.ts';
 import { LOG_STATUSES } from './log-status.ts';
+import { MAX_DELETE_IDS } from './log-types.ts';
 
 export const MAX_PAGE = 200;
 
@@ -14,11 +15,36 @@ export const LogListQuery = z.object({
   status: z.enum(LOG_STATUSES, { error: `status must be one of: ${LOG_STATUSES.join(', ')}.` }).optional(),
   search: single('search').max(500, { error: 'search must be at most 500 characters.' }).optional(),
   endpointId: single('endpointId').min(1).max(100, { error: 'endpointId must be at most 100 characters.' }).optional(),
+  pinned: booleanLike('pinned').optional().meta({ description: 'true: only pinned logs; false: only unpinned ones.' }),
 });
 
 export const WebhookListQuery = LogListQuery.pick({ limit: true, offset: true, endpointId: true });
 
 export const LogIdParams = z.object({ logId: z.string().min(1).max(100) });
+
+export const EndpointLogsParams = z.object({ endpointId: z.string().min(1).max(100) });
+
+export const UpdateLogBody = z.object({
+  pinned: z
+    .union([z.boolean(), z.literal('true'), z.literal('false'), z.literal(1), z.literal(0)], {
+      error: (i) => (i.input === undefined ? 'pinned is required.' : 'pinned must be true or false.'),
+    })
+    .transform((v) => v === true || v === 'true' || v === 1)
+    .meta({ description: 'Pin (true) or unpin (false); setting the current value again changes nothing.' }),
+});
+
+export const DeleteLogsBody = z.object({
+  ids: z
+    .array(
+      z
+        .string({ error: 'ids must hold log ids (strings).' })
+        .min(1, { error: 'ids must not hold an empty id.' })
+        .max(100, { error: 'ids must hold ids of at most 100 characters.' }),
+      { error: (i) => (i.input === undefined ? 'ids is required.' : 'ids must be an array of log ids.') },
+    )
+    .min(1, { error: 'ids must hold at least one log id.' })
+    .max(MAX_DELETE_IDS, { error: `ids must hold at most ${MAX_DELETE_IDS} log ids.` }),
+});
 
 // ---- Response shapes: the wire types below are inferred from them (one source).
 
@@ -54,6 +80,7 @@ export const LogSummarySchema = z
     durationMs: z.number(),
     status: z.enum(LOG_STATUSES),
     verification: VerificationSchema,
+    pinned: z.boolean().meta({ description: 'A pinned log is never evicted by retention.' }),
   })
   .meta({ id: 'LogSummary' });
 
@@ -78,8 +105,28 @@ export const WebhookPageSchema = z.object({
   hasMore: z.boolean(),
 });
 
+export const LogDeletedViewSchema = z.strictObject({ id: z.string(), deleted: z.literal(true) });
+
+export const LogsDeletedSchema = z.strictObject({
+  deleted: z.number().meta({ description: 'How many logs were deleted.' }),
+  deletedIds: z.array(z.string()).meta({ description: 'The deleted logs, in request order.' }),
+  notFound: z.array(z.string()).meta({
+    description:
+      "Ids that name no log of this account (unknown, already deleted or another account's), in request order.",
+  }),
+});
+
+export const EndpointLogsClearedSchema = z.strictObject({
+  endpointId: z.string(),
+  deleted: z.number().meta({ description: 'How many logs were deleted.' }),
+  pinnedKept: z.number().meta({ description: "How many of the endpoint's logs were kept because they are pinned." }),
+});
+
 export type LogVerification = z.infer<typeof VerificationSchema>;
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 export type LogDetail = z.infer<typeof LogDetailSchema>;
 export type LogPage = z.infer<typeof LogPageSchema>;
 export type WebhookPage = z.infer<typeof WebhookPageSchema>;
+export type LogDeletedView = z.infer<typeof LogDeletedViewSchema>;
+export type LogsDeleted = z.infer<typeof LogsDeletedSchema>;
+export type EndpointLogsCleared = z.infer<typeof EndpointLogsClearedSchema>;

@@ -1,13 +1,11 @@
-import { isUtf8 } from 'node:buffer';
 import type { AccountContext } from '../auth/account-context.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
-import { isoTime } from '../support/clock.ts';
-import { headerObject } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
 import type { LogQuery, LogStats, LogStatsQuery, NewLog } from './log-types.ts';
+import { detailView, summaryView } from './log-views.ts';
 import type { LogDetail, LogPage, LogSummary } from './logs-schemas.ts';
-import type { LogsRepository, StoredLog } from './logs-repository.ts';
+import type { LogsRepository } from './logs-repository.ts';
 
 export class LogsService {
   constructor(
@@ -29,7 +27,7 @@ export class LogsService {
   async list(account: AccountContext, q: LogQuery): Promise<LogPage> {
     const { rows, total } = await this.repo.page(account.id, q);
     return {
-      logs: rows.map(summary),
+      logs: rows.map(summaryView),
       total,
       limit: q.limit,
       offset: q.offset,
@@ -40,12 +38,13 @@ export class LogsService {
   async get(account: AccountContext, id: string): Promise<LogDetail> {
     const log = await this.repo.find(account.id, id);
     if (!log) throw new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
-    return detail(log);
+    return detailView(log);
   }
 
   /** The list form of a capture the receiver just stored (for live events), without a read. */
   summarize(delivery: NewLog & { id: string }): LogSummary {
-    return summary({ ...delivery, storedSize: delivery.body.length, body: null });
+    // A delivery is always stored unpinned.
+    return summaryView({ ...delivery, storedSize: delivery.body.length, body: null, pinned: false });
   }
 
   /** Counts, failure reasons and sizes of the account's stored deliveries in a time range (for metrics). */
@@ -56,36 +55,4 @@ export class LogsService {
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.repo.deleteForEndpoint(accountId, endpointId);
   }
-}
-
-function summary(l: StoredLog): LogSummary {
-  return {
-    id: l.id,
-    endpointId: l.endpointId,
-    method: l.method,
-    path: l.path,
-    query: l.query,
-    contentType: l.contentType,
-    size: l.size,
-    declaredSize: l.declaredSize,
-    storedSize: l.storedSize,
-    truncated: l.truncated,
-    sourceIp: l.sourceIp,
-    receivedAt: isoTime(l.receivedAt),
-    durationMs: l.durationMs,
-    status: l.status,
-    verification: l.verification,
-  };
-}
-
-function detail(l: StoredLog): LogDetail {
-  const body = l.body ?? Buffer.alloc(0);
-  const utf8 = isUtf8(body);
-  return {
-    ...summary(l),
-    headers: headerObject(l.rawHeaders),
-    rawHeaders: l.rawHeaders,
-    body: body.toString(utf8 ? 'utf8' : 'base64'),
-    bodyEncoding: utf8 ? 'utf8' : 'base64',
-  };
 }

@@ -104,6 +104,14 @@ describe('API conformance: every response matches the OpenAPI document', () => {
     ids.replayA = first.body.data.id;
     ids.replayB = second.body.data.id;
     await t.api('POST', `/api/webhooks/${ids.failedLog}/share`, { body: {} });
+
+    // Logs for the delete cases to consume, on an endpoint of their own (which the clear case empties).
+    ids.clearable = await t.endpoint({ name: 'clearable', validationType: 'none' });
+    const disposable = async (): Promise<string> =>
+      (await t.deliver(`/webhook/${ids.clearable}`, { body: 'bye' })).body.data.id as string;
+    ids.deleteOne = await disposable();
+    ids.deleteMany = await disposable();
+    await disposable();
   });
 
   after(async () => {
@@ -245,7 +253,15 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       { op: 'get /api/endpoints/{endpointId}/forward', params: { endpointId: ids.none! }, expect: 200 },
       { op: 'get /api/webhooks/logs', query: { status: 'failed' }, expect: 200 },
       { op: 'get /api/webhooks/logs', query: { limit: 'many' }, expect: 400 },
+      { op: 'get /api/webhooks/logs', query: { pinned: 'true' }, expect: 200 },
+      { op: 'get /api/webhooks/logs', query: { pinned: 'maybe' }, expect: 400 },
       { op: 'get /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, expect: 200 },
+      { op: 'patch /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, body: { pinned: true }, expect: 200 },
+      { op: 'patch /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, body: {}, expect: 400 },
+      { op: 'delete /api/webhooks/logs/{logId}', params: { logId: ids.deleteOne! }, expect: 200 },
+      { op: 'post /api/webhooks/logs/delete', body: { ids: [ids.deleteMany!, 'log_unknown'] }, expect: 200 },
+      { op: 'post /api/webhooks/logs/delete', body: { ids: [] }, expect: 400 },
+      { op: 'delete /api/endpoints/{endpointId}/logs', params: { endpointId: ids.clearable! }, expect: 200 },
       { op: 'get /api/webhooks/logs/{logId}', params: { logId: ids.truncatedLog! }, expect: 200 },
       { op: 'get /api/webhooks', expect: 200 },
       { op: 'get /api/webhooks', query: { offset: '-1' }, expect: 400 },
@@ -402,6 +418,10 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       'get /api/endpoints/{endpointId}/forward': { params: { endpointId: ids.none! } },
       'get /api/webhooks/logs': {},
       'get /api/webhooks/logs/{logId}': { params: log },
+      'patch /api/webhooks/logs/{logId}': { params: log, body: { pinned: true } },
+      'delete /api/webhooks/logs/{logId}': { params: log },
+      'post /api/webhooks/logs/delete': { body: { ids: [ids.okLog!] } },
+      'delete /api/endpoints/{endpointId}/logs': { params: { endpointId: ids.none! } },
       'get /api/webhooks': {},
       'get /api/webhooks/compare': { query: { a: ids.okLog!, b: ids.failedLog! } },
       'get /api/webhooks/logs/{logId}/export': { params: log, query: { format: 'json' } },

@@ -185,6 +185,64 @@ describe('events published by the features on /api/events', () => {
     await assertAliceSawNone([logId, endpointId]);
   });
 
+  test('log.updated (pinned) when a pin changes, not when it is set to its current value', async () => {
+    const { endpointId, logId } = await acceptedLog();
+    const patch = (pinned: boolean) => t.api('PATCH', `/api/webhooks/logs/${logId}`, { body: { pinned } });
+    assert.equal((await patch(true)).status, 200);
+    assert.equal((await patch(true)).status, 200);
+    assert.equal((await patch(false)).status, 200);
+    assert.equal((await patch(false)).status, 200);
+    // Refused (404): nothing to publish.
+    assert.equal((await t.api('PATCH', '/api/webhooks/logs/log_unknown', { body: { pinned: true } })).status, 404);
+    // The share event that follows shows a repeated pin's publish would already be in the stream.
+    assert.equal((await t.api('POST', `/api/webhooks/${logId}/share`, { body: {} })).status, 201);
+    await waitForPayload('log.updated', { logId, change: 'share' });
+    assert.deepEqual(logUpdates(logId), [
+      { logId, endpointId, change: 'pinned' },
+      { logId, endpointId, change: 'pinned' },
+      { logId, endpointId, change: 'share' },
+    ]);
+    await assertAliceSawNone([logId, endpointId]);
+  });
+
+  test('log.deleted for a deleted log, for many (one event per endpoint) and for a clear (unpinned ids)', async () => {
+    const deletions = (endpointId: string) => payloads(mine, 'log.deleted', (d) => d.endpointId === endpointId);
+    const first = await acceptedLog();
+    const second = await acceptedLog();
+    const more = async (endpointId: string): Promise<string> =>
+      (await t.deliver(`/webhook/${endpointId}`, { body: 'more' })).body.data.id as string;
+    const [a2, a3, a4] = [await more(first.endpointId), await more(first.endpointId), await more(first.endpointId)];
+    const b2 = await more(second.endpointId);
+
+    assert.equal((await t.api('DELETE', `/api/webhooks/logs/${first.logId}`)).status, 200);
+    const many = await t.api('POST', '/api/webhooks/logs/delete', {
+      body: { ids: [b2, a2, 'log_unknown', second.logId] },
+    });
+    assert.equal(many.body.data.deleted, 3);
+    assert.equal((await t.api('PATCH', `/api/webhooks/logs/${a3}`, { body: { pinned: true } })).status, 200);
+    const cleared = await t.api('DELETE', `/api/endpoints/${first.endpointId}/logs`);
+    assert.deepEqual(cleared.body.data, { endpointId: first.endpointId, deleted: 1, pinnedKept: 1 });
+    // Nothing left to clear, nothing found to delete: no events.
+    assert.equal((await t.api('DELETE', `/api/endpoints/${first.endpointId}/logs`)).body.data.deleted, 0);
+    assert.equal((await t.api('POST', '/api/webhooks/logs/delete', { body: { ids: [a2] } })).body.data.deleted, 0);
+    assert.equal((await t.api('DELETE', `/api/webhooks/logs/${a2}`)).status, 404);
+    // The last event: everything above was published before it.
+    assert.equal((await t.api('DELETE', `/api/webhooks/logs/${a3}`)).status, 200);
+
+    await waitForPayload('log.deleted', { endpointId: first.endpointId, cleared: false });
+    await mine.waitFor(() => deletions(first.endpointId).length >= 4);
+    assert.deepEqual(deletions(first.endpointId), [
+      { endpointId: first.endpointId, logIds: [first.logId], cleared: false },
+      { endpointId: first.endpointId, logIds: [a2], cleared: false },
+      { endpointId: first.endpointId, logIds: [a4], cleared: true },
+      { endpointId: first.endpointId, logIds: [a3], cleared: false },
+    ]);
+    assert.deepEqual(deletions(second.endpointId), [
+      { endpointId: second.endpointId, logIds: [b2, second.logId], cleared: false },
+    ]);
+    await assertAliceSawNone([first.logId, second.logId, a2, a3, a4, b2, first.endpointId, second.endpointId]);
+  });
+
   test("another account's changes reach its own stream and not this one", async () => {
     const aliceEndpoint = await t.endpoint({ name: 'alice', validationType: 'none' }, aliceToken);
     const r = await t.deliver(`/webhook/${aliceEndpoint}`, { body: 'alice' });
@@ -212,6 +270,7 @@ describe('events published by the features on /api/events', () => {
       mapping: {
         'log.created': ref('LogCreatedEvent'),
         'log.updated': ref('LogUpdatedEvent'),
+        'log.deleted': ref('LogDeletedEvent'),
         'replay.completed': ref('ReplayCompletedEvent'),
         'forward.updated': ref('ForwardUpdatedEvent'),
         'endpoint.changed': ref('EndpointChangedEvent'),
@@ -228,8 +287,9 @@ describe('events published by the features on /api/events', () => {
       'secret_regenerated',
       'deleted',
     ]);
-    assert.deepEqual(schemas.LogUpdated.properties.change.enum, ['analysis', 'share', 'replay', 'forward']);
+    assert.deepEqual(schemas.LogUpdated.properties.change.enum, ['analysis', 'share', 'replay', 'forward', 'pinned']);
     assert.deepEqual(schemas.LogUpdated.required, ['logId', 'endpointId', 'change']);
+    assert.deepEqual(schemas.LogDeleted.required, ['endpointId', 'logIds', 'cleared']);
     const ok = doc.paths['/api/events'].get.responses['200'];
     assert.match(ok.description, /EngineEvent/);
     assert.match(ok.content['text/event-stream'].schema.description, /#\/components\/schemas\/EngineEvent/);

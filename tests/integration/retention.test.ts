@@ -72,6 +72,75 @@ describe('retention budgets are per account', () => {
   });
 });
 
+describe('pinned logs are never evicted; the budgets weigh unpinned logs only', () => {
+  const pin = async (t: TestEngine, logId: string): Promise<void> => {
+    const r = await t.api('PATCH', `/api/webhooks/logs/${logId}`, { body: { pinned: true } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  };
+  const listed = async (t: TestEngine, qs: string, token?: string): Promise<string[]> =>
+    (await t.api('GET', `/api/webhooks/logs?limit=200${qs}`, { token })).body.data.logs.map(
+      (l: { id: string }) => l.id,
+    );
+
+  test('the log-count budget: the oldest unpinned go, pinned ones stay, and another account is untouched', async () => {
+    const t = await startTestEngine({ retention: { maxLogsPerAccount: 2, maxBodyBytesPerAccount: 1 << 30 } });
+    try {
+      const bobToken = await t.engine.issueToken('bob');
+      const bobEp = await t.endpoint({ name: 'bob', validationType: 'none' }, bobToken);
+      const ep = await t.endpoint({ name: 'alice', validationType: 'none' });
+      // Bob's only log is the oldest of the store, and unpinned: eviction without its account filter would take it.
+      const bobLog = await deliver(t, bobEp, 'bob');
+      const [a1, a2] = [await deliver(t, ep, 'a1'), await deliver(t, ep, 'a2')];
+      await pin(t, a1);
+      await pin(t, a2);
+      const a3 = await deliver(t, ep, 'a3');
+      await pin(t, a3);
+      // Three pinned, over the budget of 2 on their own: nothing is evicted for them, and a new delivery stays.
+      const a4 = await deliver(t, ep, 'a4');
+      assert.deepEqual(await idsOf(t, ep), [a4, a3, a2, a1]);
+      const [a5, a6] = [await deliver(t, ep, 'a5'), await deliver(t, ep, 'a6')];
+      // Three unpinned > 2: the oldest unpinned (a4) goes, though the pinned ones are older.
+      assert.deepEqual(await idsOf(t, ep), [a6, a5, a3, a2, a1]);
+      assert.equal((await t.api('GET', `/api/webhooks/logs/${a4}`)).status, 404);
+      assert.deepEqual(await listed(t, '&pinned=true'), [a3, a2, a1]);
+      assert.deepEqual(await listed(t, '&pinned=false'), [a6, a5]);
+
+      // Unpinned, a1 counts again: the next delivery makes four unpinned, and the two oldest go.
+      assert.equal((await t.api('PATCH', `/api/webhooks/logs/${a1}`, { body: { pinned: false } })).status, 200);
+      const a7 = await deliver(t, ep, 'a7');
+      assert.deepEqual(await idsOf(t, ep), [a7, a6, a3, a2]);
+      assert.deepEqual(await idsOf(t, bobEp, bobToken), [bobLog]);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('the body-byte budget: pinned bodies are outside it, and another account is untouched', async () => {
+    const t = await startTestEngine({ retention: { maxLogsPerAccount: 10_000, maxBodyBytesPerAccount: 10_000 } });
+    try {
+      const bobToken = await t.engine.issueToken('bob');
+      const bobEp = await t.endpoint({ name: 'bob', validationType: 'none' }, bobToken);
+      const ep = await t.endpoint({ name: 'alice', validationType: 'none' });
+      const bobLog = await deliver(t, bobEp, Buffer.alloc(2000, 'b'));
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(await deliver(t, ep, Buffer.alloc(2000, 65 + i)));
+      // 10,000 bytes: at the budget, not over it.
+      await pin(t, ids[0]!);
+      await pin(t, ids[1]!);
+      ids.push(await deliver(t, ep, Buffer.alloc(2000, 70)));
+      // Unpinned 8,000: under the budget although the account holds 12,000.
+      assert.deepEqual(await idsOf(t, ep), [...ids].reverse());
+      ids.push(await deliver(t, ep, Buffer.alloc(2000, 71)));
+      ids.push(await deliver(t, ep, Buffer.alloc(2000, 72)));
+      // Unpinned 12,000 > 10,000: the oldest unpinned go until 9,000 or less is left (two of them), the pinned stay.
+      assert.deepEqual(await idsOf(t, ep), [ids[7], ids[6], ids[5], ids[4], ids[1], ids[0]]);
+      assert.deepEqual(await idsOf(t, bobEp, bobToken), [bobLog]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe('an evicted log takes its share link, analysis, replay history and queued forward with it', () => {
   let t: TestEngine;
   let target: TargetServer;

@@ -30,6 +30,7 @@ const TODAY = [
   ['logs', 1],
   ['logs', 2],
   ['logs', 3],
+  ['logs', 4],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
@@ -100,18 +101,26 @@ describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), o
 
   test('keeps every log, the journal-only one included, with its verification', async () => {
     const r = await t.api('GET', `/api/webhooks/logs?limit=100`);
-    const logs = r.body.data.logs as { id: string; status: string }[];
+    const logs = r.body.data.logs as { id: string; status: string; pinned: boolean }[];
     const old = logs.filter((l) => [expected.validLog, expected.badLog, expected.journalLog].includes(l.id));
     assert.deepEqual(
-      old.map((l) => [l.id, l.status]),
+      old.map((l) => [l.id, l.status, l.pinned]),
       [
-        [expected.journalLog, 'success'],
-        [expected.badLog, 'failed'],
-        [expected.validLog, 'success'],
+        [expected.journalLog, 'success', false],
+        [expected.badLog, 'failed', false],
+        [expected.validLog, 'success', false],
       ],
     );
     const detail = await t.api('GET', `/api/webhooks/logs/${expected.badLog}`);
     assert.equal(detail.body.data.verification.reason, 'no_matching_signature');
+    // Logs stored before pins existed can be pinned (their account's log_stats row gained the pinned counts).
+    const pinned = await t.api('PATCH', `/api/webhooks/logs/${expected.badLog}`, { body: { pinned: true } });
+    assert.equal(pinned.body.data.pinned, true);
+    const onlyPinned = await t.api('GET', '/api/webhooks/logs?pinned=true');
+    assert.deepEqual(
+      onlyPinned.body.data.logs.map((l: { id: string }) => l.id),
+      [expected.badLog],
+    );
   });
 
   test('keeps the share link, the stored analysis, the replay history and the refusal counts', async () => {

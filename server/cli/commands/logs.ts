@@ -4,6 +4,7 @@ import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { intArg } from '../option-parsers.ts';
+import { registerLogsManage } from './logs-manage.ts';
 import { bodyBytes } from '../../export/request-parts.ts';
 import { headerText } from '../../support/header-text.ts';
 import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
@@ -15,6 +16,8 @@ interface ListOptions extends ClientOptions {
   search?: string;
   limit?: number;
   offset?: number;
+  pinned?: boolean;
+  unpinned?: boolean;
 }
 
 interface ShowOptions extends ClientOptions {
@@ -22,7 +25,9 @@ interface ShowOptions extends ClientOptions {
 }
 
 export function registerLogs(program: Command, io: CliIO, run: RunAction): void {
-  const logs = program.command('logs').description('List captured deliveries, or show one with its headers and body');
+  const logs = program
+    .command('logs')
+    .description('List captured deliveries, show one with its headers and body, pin, delete or clear them');
 
   withClientOptions(
     logs
@@ -32,7 +37,9 @@ export function registerLogs(program: Command, io: CliIO, run: RunAction): void 
       .addOption(new Option('--status <status>', `only ${LOG_STATUSES.join(' or ')}`).choices(LOG_STATUSES))
       .option('--search <text>', 'text in the body, headers or path')
       .option('--limit <n>', 'page size, 1 to 200 (default 50)', intArg(1, 200))
-      .option('--offset <n>', 'skip this many (default 0)', intArg(0, 100_000_000)),
+      .option('--offset <n>', 'skip this many (default 0)', intArg(0, 100_000_000))
+      .option('--pinned', 'only pinned deliveries')
+      .addOption(new Option('--unpinned', 'only deliveries that are not pinned').conflicts('pinned')),
   ).action((opts: ListOptions) => run(() => list(opts, io)));
 
   withClientOptions(
@@ -42,6 +49,8 @@ export function registerLogs(program: Command, io: CliIO, run: RunAction): void 
       .argument('<logId>', 'log id (log_...)')
       .option('--body-only', 'print only the body, exactly the stored bytes (binary too), even on a terminal'),
   ).action((logId: string, opts: ShowOptions) => run(() => show(logId, opts, io)));
+
+  registerLogsManage(logs, io, run);
 }
 
 async function list(opts: ListOptions, io: CliIO): Promise<number> {
@@ -54,6 +63,7 @@ async function list(opts: ListOptions, io: CliIO): Promise<number> {
         search: opts.search,
         limit: opts.limit?.toString(),
         offset: opts.offset?.toString(),
+        pinned: opts.pinned ? 'true' : opts.unpinned ? 'false' : undefined,
       },
     },
   });
@@ -124,6 +134,7 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
     [c.bold('size'), `${formatBytes(log.size)}${log.contentType ? ` (${safe(log.contentType)})` : ''}`],
     [c.bold('status'), verdict],
   ];
+  if (log.pinned) fields.push([c.bold('pinned'), 'yes (retention never evicts it)']);
   if (v.detail) fields.push([c.bold('detail'), safe(v.detail)]);
   io.out(renderTable(null, fields, c));
   io.out('');

@@ -27,6 +27,7 @@ const DETAIL: LogDetail = {
   durationMs: 1,
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+  pinned: false,
   headers: { 'content-type': 'application/json' },
   rawHeaders: [['Content-Type', 'application/json']],
   body: '{}',

@@ -37,8 +37,13 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
 
   before(async () => {
     store = new SqljsStore({ dir: await tempDir() });
-    const logs = logsFeature({ store, ids, retention: { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 } });
     const endpoints = { forReceiver: () => undefined, own: unused };
+    const logs = logsFeature({
+      ...core,
+      store,
+      endpoints,
+      retention: { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 },
+    });
     const replay = replayFeature({
       ...core,
       store,

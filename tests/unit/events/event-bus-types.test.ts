@@ -24,8 +24,10 @@ describe('EventBus typed by the event map', () => {
       bus.publish('acct_a', 'endpoint.changed', { endpointId: 'ep_1', change: 'renamed' });
       // @ts-expect-error the payload of another event
       bus.publish('acct_a', 'endpoint.changed', { logId: 'log_1', endpointId: 'ep_1', change: 'share' });
-      // @ts-expect-error `pinned` is not published yet
-      bus.publish('acct_a', 'log.updated', { logId: 'log_1', endpointId: 'ep_1', change: 'pinned' });
+      // @ts-expect-error a deletion is its own event (log.deleted), not a log.updated change
+      bus.publish('acct_a', 'log.updated', { logId: 'log_1', endpointId: 'ep_1', change: 'deleted' });
+      // @ts-expect-error log.deleted names its logs as an array
+      bus.publish('acct_a', 'log.deleted', { endpointId: 'ep_1', logIds: 'log_1', cleared: false });
       // @ts-expect-error an event the map does not have
       bus.broadcast('tunnel.changed', {}, ['acct_a']);
     };

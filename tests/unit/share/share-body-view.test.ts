@@ -19,6 +19,7 @@ const log = (body: string): LogDetail => ({
   durationMs: 1,
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+  pinned: false,
   headers: {},
   rawHeaders: [],
   body,
