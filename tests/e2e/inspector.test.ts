@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
+import { TargetServer } from '../helpers/target-server.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 
 const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
@@ -139,10 +140,71 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
         await assertAccessible(page, `inspector (failed delivery open, ${theme})`);
       }
 
+      // Explain: the proven cause, in words.
+      await page.getByRole('button', { name: 'Explain' }).click();
+      const explanation = page.getByRole('region', { name: 'Explanation' });
+      await explanation.getByText('% confident').first().waitFor();
+      assert.match((await explanation.textContent()) ?? '', /secret/i);
+      await page.getByLabel('Theme').selectOption('light');
+      await page.screenshot({ path: `${SCREENSHOTS}explain-light.png` });
+      await assertAccessible(page, 'explain (light)');
+
       await list.getByRole('listitem').nth(1).getByRole('button').click();
       await page.getByText('Verified (stripe)', { exact: true }).last().waitFor();
-      await page.getByLabel('Theme').selectOption('light');
       await page.screenshot({ path: `${SCREENSHOTS}inspector-verified-light.png` });
+
+      // Replay to a local target, re-signed: the target gets a signature the endpoint's secret verifies now.
+      const target = await TargetServer.start(() => ({ status: 202, body: 'queued' }));
+      try {
+        await page.getByRole('button', { name: 'Replay', exact: true }).click();
+        const replay = page.getByRole('region', { name: 'Replay' });
+        assert.equal(await replay.getByLabel('Target URL').inputValue(), 'http://localhost:3000');
+        await replay.getByLabel('Target URL').fill(target.url);
+        assert.equal(await replay.getByRole('checkbox', { name: 'Re-sign' }).isChecked(), true);
+        await replay.getByRole('button', { name: 'Send' }).click();
+        await replay.getByLabel('Replay result').getByText('202', { exact: true }).waitFor();
+        await replay.getByRole('list', { name: 'Replay history' }).getByRole('listitem').first().waitFor();
+        assert.equal(target.received.length, 1);
+        const sig = target.received[0]!.headers['stripe-signature'] as string;
+        assert.doesNotThrow(() =>
+          Stripe.webhooks.constructEvent(target.received[0]!.body.toString('utf8'), sig, SECRET),
+        );
+        await page.screenshot({ path: `${SCREENSHOTS}replay-light.png` });
+        await assertAccessible(page, 'replay (light)');
+      } finally {
+        await target.close();
+      }
+
+      // Share: the link opens in another page, then dies when revoked.
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const share = page.getByRole('region', { name: 'Share' });
+      assert.equal(await share.getByLabel('Expires in (hours)').inputValue(), '24');
+      assert.equal(await share.getByRole('checkbox', { name: 'Redact' }).isChecked(), true);
+      await share.getByRole('button', { name: 'Create link' }).click();
+      const shareUrl = (await share.locator('.share-url').textContent()) ?? '';
+      assert.match(shareUrl, /\/share\/[A-Za-z0-9_-]{43}$/);
+      const other = await browser.context.newPage();
+      try {
+        const opened = await other.goto(shareUrl);
+        assert.equal(opened?.status(), 200);
+        await other.getByText('invoice.paid').first().waitFor();
+        await share.getByRole('button', { name: 'Revoke' }).click();
+        await page.getByText('The share link was revoked').waitFor();
+        assert.equal((await other.goto(shareUrl))?.status(), 404);
+      } finally {
+        await other.close();
+      }
+
+      // Pin, then delete with confirmation.
+      await page.getByRole('button', { name: 'Pin', exact: true }).click();
+      await list.getByText('Pinned').waitFor();
+      await page.getByRole('button', { name: 'Unpin' }).waitFor();
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.waitForFunction(
+        'document.querySelectorAll(\'[aria-label="Deliveries"] [role="listitem"]\').length === 1',
+      );
+      await page.getByText('Select a delivery').waitFor();
 
       await page.getByRole('radio', { name: 'Failed' }).check();
       await page.waitForFunction(

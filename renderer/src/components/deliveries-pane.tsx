@@ -26,6 +26,11 @@ function Row({ log, selected, now, onOpen }: { log: LogSummary; selected: boolea
       aria-current={selected || undefined}
     >
       <span className="row-line">
+        {log.pinned && (
+          <span className="pinned" title="Pinned: never evicted by retention">
+            Pinned
+          </span>
+        )}
         <span className="method">{log.method}</span>
         <span className="path">
           {log.path}

@@ -4,6 +4,10 @@ import { exactTime } from '../lib/relative-time.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { BodyView } from './body-view.tsx';
 import { CopyButton } from './copy-button.tsx';
+import { DetailActions } from './detail-actions.tsx';
+import { ExplainPanel } from './explain-panel.tsx';
+import { ReplayPanel } from './replay-panel.tsx';
+import { SharePanel } from './share-panel.tsx';
 
 function Verification({ detail }: { detail: LogDetail }) {
   const v = detail.verification;
@@ -18,7 +22,8 @@ function Verification({ detail }: { detail: LogDetail }) {
 }
 
 export function DetailPane() {
-  const { deliveries } = useStores();
+  const { deliveries, ui } = useStores();
+  const panel = useSlice(ui, (s) => s.panel);
   const detail = useSlice(deliveries, (s) => s.detail);
   const selectedId = useSlice(deliveries, (s) => s.selectedId);
   if (selectedId === null) {
@@ -46,6 +51,12 @@ export function DetailPane() {
         {detail.sourceIp ?? 'unknown source'}
       </p>
       <Verification detail={detail} />
+      <DetailActions detail={detail} />
+      {(panel === 'replay' || panel === 'edit') && (
+        <ReplayPanel key={`${detail.id}-${panel}`} detail={detail} edit={panel === 'edit'} />
+      )}
+      {panel === 'share' && <SharePanel logId={detail.id} />}
+      {panel === 'explain' && detail.status === 'failed' && <ExplainPanel logId={detail.id} />}
       <section aria-label="Headers">
         <h3>Headers</h3>
         <table className="kv">

@@ -18,6 +18,9 @@ export function Inspector() {
           case 'log.created':
             stores.deliveries.getState().received(event.data);
             break;
+          case 'log.deleted':
+            stores.deliveries.getState().deleted(event.data.logIds);
+            break;
           case 'log.updated':
             void stores.deliveries.getState().updated(event.data.logId);
             break;

@@ -9,6 +9,10 @@ import { createNoticesStore } from './notices-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createThemeStore } from './theme-store.ts';
 import { createTunnelStore } from './tunnel-store.ts';
+import { createAnalysisStore } from './analysis-store.ts';
+import { createReplayStore } from './replay-store.ts';
+import { createShareStore } from './share-store.ts';
+import { createUiStore } from './ui-store.ts';
 
 /** One store per domain, made once per page for one engine; components reach them through context. */
 export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getItem' | 'setItem'>) {
@@ -22,6 +26,10 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     live: createLiveStore(client),
     tunnel: createTunnelStore(client, report),
     theme: createThemeStore(storage),
+    replay: createReplayStore(client, report, storage),
+    share: createShareStore(client, report),
+    analysis: createAnalysisStore(client, report),
+    ui: createUiStore(),
   };
 }
 

@@ -21,6 +21,14 @@ export interface DeliveriesState {
   received(log: LogSummary): void;
   /** A `log.updated` event: refreshes the open detail if it is that log. */
   updated(logId: string): Promise<void>;
+  /** Pins or unpins a delivery (a pinned one is never evicted by retention). */
+  pin(logId: string, pinned: boolean): Promise<void>;
+  /** Deletes deliveries for good (one, or many selected); their links, analyses and replays go too. */
+  remove(logIds: string[]): Promise<void>;
+  /** A `log.deleted` event (this page's deletions included): the rows go. */
+  deleted(logIds: string[]): void;
+  /** The delivery as a file's text (cURL, raw HTTP, JSON, HAR); null when the engine refused (said in words). */
+  exportText(logId: string, format: 'curl' | 'http' | 'json' | 'har'): Promise<string | null>;
 }
 
 export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesState, 'error'>) =>
@@ -74,6 +82,56 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
       },
       updated: async (logId) => {
         if (get().selectedId === logId) await fetchDetail(logId);
+      },
+      pin: async (logId, pinned) => {
+        try {
+          const summary = await client.patch('/api/webhooks/logs/{logId}', {
+            params: { path: { logId } },
+            body: { pinned },
+          });
+          set((s) => ({
+            logs: s.logs.map((l) => (l.id === logId ? summary : l)),
+            detail: s.detail?.id === logId ? { ...s.detail, pinned: summary.pinned } : s.detail,
+          }));
+        } catch (e) {
+          notices.error(pinned ? 'Pin' : 'Unpin', e);
+        }
+      },
+      remove: async (logIds) => {
+        try {
+          if (logIds.length === 1) {
+            await client.delete('/api/webhooks/logs/{logId}', { params: { path: { logId: logIds[0]! } } });
+            get().deleted(logIds);
+          } else {
+            const r = await client.post('/api/webhooks/logs/delete', { body: { ids: logIds } });
+            get().deleted(r.deletedIds);
+          }
+        } catch (e) {
+          notices.error('Delete', e);
+        }
+      },
+      deleted: (logIds) => {
+        const gone = new Set(logIds);
+        set((s) => {
+          const logs = s.logs.filter((l) => !gone.has(l.id));
+          const selectedGone = s.selectedId !== null && gone.has(s.selectedId);
+          return {
+            logs,
+            total: Math.max(0, s.total - (s.logs.length - logs.length)),
+            ...(selectedGone ? { selectedId: null, detail: null } : {}),
+          };
+        });
+      },
+      exportText: async (logId, format) => {
+        try {
+          const file = await client.get('/api/webhooks/logs/{logId}/export', {
+            params: { path: { logId }, query: { format } },
+          });
+          return file.content;
+        } catch (e) {
+          notices.error(`Export as ${format}`, e);
+          return null;
+        }
       },
     };
   });
