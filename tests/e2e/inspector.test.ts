@@ -217,4 +217,49 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.close();
     }
   });
+
+  test('a test delivery in one click; the keyboard; the address follows the open delivery and survives a reload', async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(await signInLink(dataDir));
+      const list = page.getByRole('list', { name: 'Deliveries' });
+      await page.getByRole('button', { name: 'Stripe payments' }).click();
+      await page.getByRole('button', { name: 'Send test delivery' }).click();
+      await page.getByText('Test delivery sent: the receiver answered 200.').waitFor();
+      await list.getByText('Verified (stripe)').first().waitFor();
+      const count = await list.getByRole('listitem').count();
+      assert.equal(count, 2, 'the one left after the delete, and the test delivery');
+
+      await page.keyboard.press('j');
+      await page.waitForURL(/#\/logs\/log_[0-9a-z]+$/);
+      const first = new URL(page.url()).hash;
+      await page.keyboard.press('j');
+      await page.waitForURL((u) => u.hash !== first);
+      const second = new URL(page.url()).hash;
+      await page.keyboard.press('k');
+      await page.waitForURL((u) => u.hash === first);
+
+      await page.keyboard.press('r');
+      await page.getByRole('region', { name: 'Replay' }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('region', { name: 'Replay' }).waitFor({ state: 'detached' });
+      await page.keyboard.press('?');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+      await page.keyboard.press('/');
+      assert.equal(await page.evaluate("document.activeElement.getAttribute('aria-label')"), 'Search deliveries');
+
+      // A reload on a deep link opens that delivery again.
+      await page.goto(`${serve.apiUrl}/${second}`);
+      await page.reload();
+      await page.getByRole('region', { name: 'Delivery' }).getByRole('heading', { level: 2 }).waitFor();
+      assert.equal(new URL(page.url()).hash, second);
+      const selected = page.locator('[aria-label="Deliveries"] .row.selected');
+      await selected.waitFor();
+      assert.equal(await selected.count(), 1);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -41,7 +41,7 @@ export function DetailPane() {
     );
   }
   return (
-    <section className="pane detail-pane" aria-label="Delivery">
+    <section className="pane detail-pane" aria-label="Delivery" tabIndex={-1}>
       <h2 className="request-line">
         <span className="method">{detail.method}</span> {detail.path}
         {queryText(detail.query)}

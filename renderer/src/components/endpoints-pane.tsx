@@ -61,7 +61,12 @@ export function EndpointsPane() {
         <section className="endpoint-url" aria-label="Receiving URL">
           <h3>Receiving URL</h3>
           <code>{selected.url}</code>
-          <CopyButton text={selected.url} label="Copy URL" />
+          <div className="panel-row">
+            <CopyButton text={selected.url} label="Copy URL" />
+            <button type="button" className="secondary" onClick={() => void endpoints.getState().sendTest(selected.id)}>
+              Send test delivery
+            </button>
+          </div>
           <h3>Try it</h3>
           <code className="curl">{`curl -X POST ${selected.url} -H 'content-type: application/json' -d '{"hello":"world"}'`}</code>
         </section>

@@ -3,11 +3,18 @@ import { useStores } from '../stores/app-stores.ts';
 import { DeliveriesPane } from './deliveries-pane.tsx';
 import { DetailPane } from './detail-pane.tsx';
 import { EndpointsPane } from './endpoints-pane.tsx';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { TopBar } from './top-bar.tsx';
+import { useDeepLink } from './use-deep-link.ts';
+import { useShortcuts } from './use-shortcuts.ts';
+import { useUnreadTitle } from './use-unread-title.ts';
 
 /** The three panes under the top bar, fed by the live event stream. */
 export function Inspector() {
   const stores = useStores();
+  useShortcuts(stores);
+  useDeepLink(stores);
+  useUnreadTitle(stores);
   useEffect(() => {
     const stop = new AbortController();
     void stores.tunnel.getState().load();
@@ -52,6 +59,7 @@ export function Inspector() {
         <DeliveriesPane />
         <DetailPane />
       </div>
+      <ShortcutsDialog />
     </div>
   );
 }

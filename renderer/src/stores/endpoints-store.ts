@@ -13,6 +13,8 @@ export interface EndpointsState {
   select(id: string | null): void;
   /** Creates and selects it; answers false (the error shown) when the engine refused. */
   create(input: NewEndpoint): Promise<boolean>;
+  /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver. */
+  sendTest(id: string): Promise<void>;
 }
 
 export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesState, 'error' | 'info'>) =>
@@ -33,6 +35,17 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
       }
     },
     select: (id) => set({ selectedId: id }),
+    sendTest: async (id) => {
+      try {
+        const r = await client.post('/api/endpoints/{endpointId}/test-delivery', {
+          params: { path: { endpointId: id } },
+          body: {},
+        });
+        notices.info(`Test delivery sent: the receiver answered ${r.status}.`);
+      } catch (e) {
+        notices.error('Sending a test delivery', e);
+      }
+    },
     create: async (input) => {
       try {
         const created = await client.post('/api/endpoints', { body: input });
