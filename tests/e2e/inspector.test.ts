@@ -255,9 +255,24 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.reload();
       await page.getByRole('region', { name: 'Delivery' }).getByRole('heading', { level: 2 }).waitFor();
       assert.equal(new URL(page.url()).hash, second);
-      const selected = page.locator('[aria-label="Deliveries"] .row.selected');
+      const selected = page.locator('[aria-label="Deliveries"] .row-wrap.selected');
       await selected.waitFor();
       assert.equal(await selected.count(), 1);
+
+      // Tick both deliveries and compare them: JSON bodies give a path-by-path diff.
+      const boxes = list.getByRole('checkbox');
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByRole('button', { name: 'Compare' }).click();
+      const comparison = page.getByRole('region', { name: 'Comparison' });
+      await comparison.getByRole('region', { name: 'Headers' }).waitFor();
+      const body = comparison.getByRole('region', { name: 'Body difference' });
+      assert.match((await body.textContent()) ?? '', /\$\.id/);
+      for (const theme of ['light', 'dark'] as const) {
+        await page.getByLabel('Theme').selectOption(theme);
+        await page.screenshot({ path: `${SCREENSHOTS}compare-${theme}.png` });
+        await assertAccessible(page, `compare (${theme})`);
+      }
     } finally {
       await page.close();
     }

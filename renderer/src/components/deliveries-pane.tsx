@@ -16,35 +16,113 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-function Row({ log, selected, now, onOpen }: { log: LogSummary; selected: boolean; now: number; onOpen: () => void }) {
+interface RowProps {
+  log: LogSummary;
+  selected: boolean;
+  checked: boolean;
+  now: number;
+  onOpen: () => void;
+  onCheck: (range: boolean) => void;
+}
+
+function Row({ log, selected, checked, now, onOpen, onCheck }: RowProps) {
   const failed = log.status === 'failed';
   return (
-    <button
-      type="button"
-      className={selected ? 'row selected' : 'row'}
-      onClick={onOpen}
-      aria-current={selected || undefined}
-    >
-      <span className="row-line">
-        {log.pinned && (
-          <span className="pinned" title="Pinned: never evicted by retention">
-            Pinned
+    <div className={selected ? 'row-wrap selected' : 'row-wrap'}>
+      <input
+        type="checkbox"
+        className="row-check"
+        checked={checked}
+        aria-label={`Select ${log.method} ${log.path} (${log.id})`}
+        onChange={(e) => onCheck((e.nativeEvent as MouseEvent).shiftKey === true)}
+      />
+      <button
+        type="button"
+        className="row"
+        onClick={(e) => {
+          // Ctrl/Cmd-click ticks a row, Shift-click a range, as file lists do; a plain click opens it.
+          if (e.ctrlKey || e.metaKey || e.shiftKey) onCheck(e.shiftKey);
+          else onOpen();
+        }}
+        aria-current={selected || undefined}
+      >
+        <span className="row-line">
+          {log.pinned && (
+            <span className="pinned" title="Pinned: never evicted by retention">
+              Pinned
+            </span>
+          )}
+          <span className="method">{log.method}</span>
+          <span className="path">
+            {log.path}
+            {queryText(log.query)}
           </span>
-        )}
-        <span className="method">{log.method}</span>
-        <span className="path">
-          {log.path}
-          {queryText(log.query)}
         </span>
-      </span>
-      <span className="row-line row-meta">
-        <span className={failed ? 'status failed' : 'status ok'}>{verdict(log.verification)}</span>
-        <span>{formatBytes(log.size)}</span>
-        <time dateTime={log.receivedAt} title={exactTime(log.receivedAt)}>
-          {relativeTime(Date.parse(log.receivedAt), now)}
-        </time>
-      </span>
-    </button>
+        <span className="row-line row-meta">
+          <span className={failed ? 'status failed' : 'status ok'}>{verdict(log.verification)}</span>
+          <span>{formatBytes(log.size)}</span>
+          <time dateTime={log.receivedAt} title={exactTime(log.receivedAt)}>
+            {relativeTime(Date.parse(log.receivedAt), now)}
+          </time>
+        </span>
+      </button>
+    </div>
+  );
+}
+
+/** Compare (two ticked), Delete and Export (any ticked). */
+function SelectionBar({ checked }: { checked: string[] }) {
+  const { deliveries, compare, notices } = useStores();
+  const exportChecked = async (): Promise<void> => {
+    const files: unknown[] = [];
+    for (const id of checked) {
+      const text = await deliveries.getState().exportText(id, 'json');
+      if (text === null) return;
+      files.push(JSON.parse(text));
+    }
+    const url = URL.createObjectURL(new Blob([JSON.stringify(files, null, 2)], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `hookscope-${checked.length}-deliveries.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    notices.getState().info(`Exported ${checked.length} deliveries as JSON.`);
+  };
+  return (
+    <div className="selection-bar" role="toolbar" aria-label="Selected deliveries">
+      <span>{checked.length} selected</span>
+      <button
+        type="button"
+        disabled={checked.length !== 2}
+        title={checked.length === 2 ? undefined : 'Tick exactly two deliveries'}
+        onClick={() => {
+          // The older of the two is A: the diff reads as "what changed since".
+          const logs = deliveries.getState().logs;
+          const [x, y] = [...checked].sort(
+            (p, q) => logs.findIndex((l) => l.id === q) - logs.findIndex((l) => l.id === p),
+          );
+          void compare.getState().compare(x!, y!);
+        }}
+      >
+        Compare
+      </button>
+      <button type="button" className="secondary" onClick={() => void exportChecked()}>
+        Export
+      </button>
+      <button
+        type="button"
+        className="secondary danger"
+        onClick={() => {
+          if (window.confirm(`Delete ${checked.length} deliveries for good?`))
+            void deliveries.getState().remove(checked);
+        }}
+      >
+        Delete
+      </button>
+      <button type="button" className="secondary" onClick={() => deliveries.getState().clearChecked()}>
+        Clear selection
+      </button>
+    </div>
   );
 }
 
@@ -54,6 +132,7 @@ export function DeliveriesPane() {
   const total = useSlice(deliveries, (s) => s.total);
   const filter = useSlice(deliveries, (s) => s.filter);
   const selectedId = useSlice(deliveries, (s) => s.selectedId);
+  const checked = useSlice(deliveries, (s) => s.checked);
   const [search, setSearch] = useState(filter.search);
   const scroller = useRef<HTMLDivElement>(null);
   const now = useNow(10_000);
@@ -100,6 +179,7 @@ export function DeliveriesPane() {
           ))}
         </div>
       </div>
+      {checked.length > 0 && <SelectionBar checked={checked} />}
       <div className="scroller" ref={scroller}>
         {logs.length === 0 ? (
           <p className="empty">No deliveries yet. Send a webhook to an endpoint’s URL and it appears here at once.</p>
@@ -117,7 +197,9 @@ export function DeliveriesPane() {
                     log={log}
                     now={now}
                     selected={log.id === selectedId}
+                    checked={checked.includes(log.id)}
                     onOpen={() => void deliveries.getState().select(log.id)}
+                    onCheck={(range) => deliveries.getState().toggleChecked(log.id, range)}
                   />
                 </div>
               );

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { useStores } from '../stores/app-stores.ts';
+import { useSlice, useStores } from '../stores/app-stores.ts';
 import { DeliveriesPane } from './deliveries-pane.tsx';
+import { CompareView } from './compare-view.tsx';
 import { DetailPane } from './detail-pane.tsx';
 import { EndpointsPane } from './endpoints-pane.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
@@ -15,6 +16,7 @@ export function Inspector() {
   useShortcuts(stores);
   useDeepLink(stores);
   useUnreadTitle(stores);
+  const comparison = useSlice(stores.compare, (s) => s.comparison);
   useEffect(() => {
     const stop = new AbortController();
     void stores.tunnel.getState().load();
@@ -57,7 +59,7 @@ export function Inspector() {
       <div className="panes">
         <EndpointsPane />
         <DeliveriesPane />
-        <DetailPane />
+        {comparison ? <CompareView comparison={comparison} /> : <DetailPane />}
       </div>
       <ShortcutsDialog />
     </div>

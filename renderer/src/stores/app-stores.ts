@@ -10,6 +10,7 @@ import { createSessionStore } from './session-store.ts';
 import { createThemeStore } from './theme-store.ts';
 import { createTunnelStore } from './tunnel-store.ts';
 import { createAnalysisStore } from './analysis-store.ts';
+import { createCompareStore } from './compare-store.ts';
 import { createReplayStore } from './replay-store.ts';
 import { createShareStore } from './share-store.ts';
 import { createUiStore } from './ui-store.ts';
@@ -30,6 +31,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     share: createShareStore(client, report),
     analysis: createAnalysisStore(client, report),
     ui: createUiStore(),
+    compare: createCompareStore(client, report),
   };
 }
 

@@ -13,6 +13,11 @@ export interface DeliveriesState {
   loading: boolean;
   selectedId: string | null;
   detail: LogDetail | null;
+  /** Rows ticked for Compare, Delete or Export, in the order they were ticked. */
+  checked: string[];
+  /** Ticks or unticks a row; with `range`, every row between the last ticked one and this one. */
+  toggleChecked(id: string, range?: boolean): void;
+  clearChecked(): void;
   /** Reloads the list for the current filter (also after a reconnect: the backfill). */
   load(): Promise<void>;
   setFilter(patch: Partial<DeliveryFilter>): Promise<void>;
@@ -50,6 +55,21 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
       loading: false,
       selectedId: null,
       detail: null,
+      checked: [],
+      toggleChecked: (id, range = false) =>
+        set((s) => {
+          const last = s.checked[s.checked.length - 1];
+          if (range && last !== undefined) {
+            const i = s.logs.findIndex((l) => l.id === last);
+            const j = s.logs.findIndex((l) => l.id === id);
+            if (i !== -1 && j !== -1) {
+              const span = s.logs.slice(Math.min(i, j), Math.max(i, j) + 1).map((l) => l.id);
+              return { checked: [...s.checked.filter((c) => !span.includes(c)), ...span] };
+            }
+          }
+          return { checked: s.checked.includes(id) ? s.checked.filter((c) => c !== id) : [...s.checked, id] };
+        }),
+      clearChecked: () => set({ checked: [] }),
       load: async () => {
         const seq = ++requestSeq;
         set({ loading: true });
@@ -117,6 +137,7 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
           const selectedGone = s.selectedId !== null && gone.has(s.selectedId);
           return {
             logs,
+            checked: s.checked.filter((id) => !gone.has(id)),
             total: Math.max(0, s.total - (s.logs.length - logs.length)),
             ...(selectedGone ? { selectedId: null, detail: null } : {}),
           };
