@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
@@ -19,6 +19,18 @@ async function signInLink(dataDir: string): Promise<string> {
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 1, `--print prints the link alone: ${r.stdout}`);
   return lines[0]!;
+}
+
+/**
+ * Waits until the locator matches exactly n elements. (waitForFunction would
+ * evaluate a string in the page, which the UI's CSP rightly refuses.)
+ */
+async function waitForCount(locator: Locator, n: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await locator.count()) !== n) {
+    if (Date.now() > deadline) throw new Error(`expected ${n} elements, found ${await locator.count()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** No serious or critical axe violation on the page as it is now. */
@@ -201,15 +213,11 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.getByRole('button', { name: 'Unpin' }).waitFor();
       page.once('dialog', (d) => void d.accept());
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.waitForFunction(
-        'document.querySelectorAll(\'[aria-label="Deliveries"] [role="listitem"]\').length === 1',
-      );
+      await waitForCount(list.getByRole('listitem'), 1);
       await page.getByText('Select a delivery').waitFor();
 
       await page.getByRole('radio', { name: 'Failed' }).check();
-      await page.waitForFunction(
-        'document.querySelectorAll(\'[aria-label="Deliveries"] [role="listitem"]\').length === 1',
-      );
+      await waitForCount(list.getByRole('listitem'), 1);
       await page.getByLabel('Search deliveries').fill('no-such-text');
       await page.getByText('No deliveries yet').waitFor();
       assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
@@ -273,6 +281,20 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
         await page.screenshot({ path: `${SCREENSHOTS}compare-${theme}.png` });
         await assertAccessible(page, `compare (${theme})`);
       }
+      await page.getByRole('button', { name: 'Close' }).click();
+
+      // The endpoint's settings: rename, switch off (deliveries then get 410), and a secret Stripe issues cannot be rolled here.
+      await page.getByRole('button', { name: 'Stripe payments' }).click();
+      await page.getByText('Endpoint settings').click();
+      await page.getByLabel('Endpoint name').fill('Stripe (test mode)');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: /Stripe \(test mode\)/ }).waitFor();
+      await page.getByRole('switch', { name: 'Active' }).uncheck();
+      await page.getByRole('button', { name: /Stripe \(test mode\).*inactive/ }).waitFor();
+      const url = (await page.locator('.endpoint-url code').first().textContent()) ?? '';
+      assert.equal((await fetch(url, { method: 'POST', body: '{}' })).status, 410);
+      await page.getByRole('button', { name: 'Regenerate secret' }).click();
+      await page.getByText(/Regenerating the secret failed: .*Stripe/).waitFor();
     } finally {
       await page.close();
     }

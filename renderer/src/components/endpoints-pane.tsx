@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { CopyButton } from './copy-button.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
+import { EndpointSettings } from './endpoint-settings.tsx';
 
 export function EndpointsPane() {
   const { endpoints, deliveries } = useStores();
@@ -67,6 +68,7 @@ export function EndpointsPane() {
               Send test delivery
             </button>
           </div>
+          <EndpointSettings key={selected.id} endpoint={selected} />
           <h3>Try it</h3>
           <code className="curl">{`curl -X POST ${selected.url} -H 'content-type: application/json' -d '{"hello":"world"}'`}</code>
         </section>

@@ -3,6 +3,7 @@ import type { ApiClient, Endpoint, RequestBody } from '../api/client.ts';
 import type { NoticesState } from './notices-store.ts';
 
 export type NewEndpoint = RequestBody<'/api/endpoints', 'post'>;
+export type EndpointPatch = RequestBody<'/api/endpoints/{endpointId}', 'patch'>;
 
 export interface EndpointsState {
   endpoints: Endpoint[];
@@ -13,6 +14,10 @@ export interface EndpointsState {
   select(id: string | null): void;
   /** Creates and selects it; answers false (the error shown) when the engine refused. */
   create(input: NewEndpoint): Promise<boolean>;
+  update(id: string, patch: EndpointPatch): Promise<boolean>;
+  /** A new secret, answered once (the engine never shows it again); null when refused (said in words). */
+  regenerate(id: string): Promise<string | null>;
+  remove(id: string): Promise<void>;
   /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver. */
   sendTest(id: string): Promise<void>;
 }
@@ -35,6 +40,44 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
       }
     },
     select: (id) => set({ selectedId: id }),
+    update: async (id, patch) => {
+      try {
+        const updated = await client.patch('/api/endpoints/{endpointId}', {
+          params: { path: { endpointId: id } },
+          body: patch,
+        });
+        set((s) => ({ endpoints: s.endpoints.map((e) => (e.id === id ? updated : e)) }));
+        return true;
+      } catch (e) {
+        notices.error('Saving the endpoint', e);
+        return false;
+      }
+    },
+    regenerate: async (id) => {
+      try {
+        const r = await client.post('/api/endpoints/{endpointId}/regenerate-secret', {
+          params: { path: { endpointId: id } },
+          body: {},
+        });
+        notices.info('A new secret was made; the previous one keeps working for its grace period.');
+        return r.webhookSecret;
+      } catch (e) {
+        notices.error('Regenerating the secret', e);
+        return null;
+      }
+    },
+    remove: async (id) => {
+      try {
+        await client.delete('/api/endpoints/{endpointId}', { params: { path: { endpointId: id } } });
+        set((s) => ({
+          endpoints: s.endpoints.filter((e) => e.id !== id),
+          selectedId: s.selectedId === id ? null : s.selectedId,
+        }));
+        notices.info('Endpoint deleted, with its deliveries.');
+      } catch (e) {
+        notices.error('Deleting the endpoint', e);
+      }
+    },
     sendTest: async (id) => {
       try {
         const r = await client.post('/api/endpoints/{endpointId}/test-delivery', {
