@@ -3,11 +3,14 @@ import { useStores } from '../stores/app-stores.ts';
 import { DeliveriesPane } from './deliveries-pane.tsx';
 import { DetailPane } from './detail-pane.tsx';
 import { EndpointsPane } from './endpoints-pane.tsx';
+import { MetricsScreen } from './metrics-screen.tsx';
 import { TopBar } from './top-bar.tsx';
+import { useView } from './use-view.ts';
 
-/** The three panes under the top bar, fed by the live event stream. */
+/** The three panes, or the screen the address names (#/metrics), under the top bar, fed by the live event stream. */
 export function Inspector() {
   const stores = useStores();
+  const view = useView();
   useEffect(() => {
     const stop = new AbortController();
     void stores.tunnel.getState().load();
@@ -17,6 +20,11 @@ export function Inspector() {
         switch (event.event) {
           case 'log.created':
             stores.deliveries.getState().received(event.data);
+            stores.metrics.getState().changed();
+            break;
+          case 'replay.completed':
+          case 'forward.updated':
+            stores.metrics.getState().changed();
             break;
           case 'log.updated':
             void stores.deliveries.getState().updated(event.data.logId);
@@ -36,6 +44,7 @@ export function Inspector() {
       () => {
         void stores.endpoints.getState().load();
         void stores.deliveries.getState().load();
+        stores.metrics.getState().changed();
       },
     );
     return () => stop.abort();
@@ -44,11 +53,15 @@ export function Inspector() {
   return (
     <div className="app">
       <TopBar />
-      <div className="panes">
-        <EndpointsPane />
-        <DeliveriesPane />
-        <DetailPane />
-      </div>
+      {view === 'metrics' ? (
+        <MetricsScreen />
+      ) : (
+        <div className="panes">
+          <EndpointsPane />
+          <DeliveriesPane />
+          <DetailPane />
+        </div>
+      )}
     </div>
   );
 }
