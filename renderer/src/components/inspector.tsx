@@ -5,18 +5,21 @@ import { CompareView } from './compare-view.tsx';
 import { DetailPane } from './detail-pane.tsx';
 import { EndpointsPane } from './endpoints-pane.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
-import { TopBar } from './top-bar.tsx';
 import { useDeepLink } from './use-deep-link.ts';
 import { useShortcuts } from './use-shortcuts.ts';
 import { useUnreadTitle } from './use-unread-title.ts';
+import { MetricsScreen } from './metrics-screen.tsx';
+import { TopBar } from './top-bar.tsx';
+import { useView } from './use-view.ts';
 
-/** The three panes under the top bar, fed by the live event stream. */
+/** The three panes, or the screen the address names (#/metrics), under the top bar, fed by the live event stream. */
 export function Inspector() {
   const stores = useStores();
   useShortcuts(stores);
   useDeepLink(stores);
   useUnreadTitle(stores);
   const comparison = useSlice(stores.compare, (s) => s.comparison);
+  const view = useView();
   useEffect(() => {
     const stop = new AbortController();
     void stores.tunnel.getState().load();
@@ -26,6 +29,11 @@ export function Inspector() {
         switch (event.event) {
           case 'log.created':
             stores.deliveries.getState().received(event.data);
+            stores.metrics.getState().changed();
+            break;
+          case 'replay.completed':
+          case 'forward.updated':
+            stores.metrics.getState().changed();
             break;
           case 'log.deleted':
             stores.deliveries.getState().deleted(event.data.logIds);
@@ -48,6 +56,7 @@ export function Inspector() {
       () => {
         void stores.endpoints.getState().load();
         void stores.deliveries.getState().load();
+        stores.metrics.getState().changed();
       },
     );
     return () => stop.abort();
@@ -56,11 +65,15 @@ export function Inspector() {
   return (
     <div className="app">
       <TopBar />
-      <div className="panes">
-        <EndpointsPane />
-        <DeliveriesPane />
-        {comparison ? <CompareView comparison={comparison} /> : <DetailPane />}
-      </div>
+      {view === 'metrics' ? (
+        <MetricsScreen />
+      ) : (
+        <div className="panes">
+          <EndpointsPane />
+          <DeliveriesPane />
+          {comparison ? <CompareView comparison={comparison} /> : <DetailPane />}
+        </div>
+      )}
       <ShortcutsDialog />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import type { ThemeChoice } from '../stores/theme-store.ts';
 import { CopyButton } from './copy-button.tsx';
+import { MainNav } from './main-nav.tsx';
 
 const LIVE_WORDS: Record<string, string> = {
   connecting: 'Connecting',
@@ -27,6 +28,7 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <span className="brand">Hookscope</span>
+      <MainNav />
       {status && (
         <span className="tunnel">
           <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.ts';
 import { createDeliveriesStore } from './deliveries-store.ts';
 import { createEndpointsStore } from './endpoints-store.ts';
 import { createLiveStore } from './live-store.ts';
+import { createMetricsStore } from './metrics-store.ts';
 import { createNoticesStore } from './notices-store.ts';
 import { createSessionStore } from './session-store.ts';
 import { createThemeStore } from './theme-store.ts';
@@ -32,6 +33,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     analysis: createAnalysisStore(client, report),
     ui: createUiStore(),
     compare: createCompareStore(client, report),
+    metrics: createMetricsStore(client, report),
   };
 }
 

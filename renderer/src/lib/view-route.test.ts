@@ -1,0 +1,14 @@
+import { describe, expect, test } from 'vitest';
+import { viewOf } from './view-route.ts';
+
+describe('viewOf', () => {
+  test.each([
+    ['#/metrics', 'metrics'],
+    ['', 'deliveries'],
+    ['#/', 'deliveries'],
+    ['#/metrics/extra', 'deliveries'],
+    ['#/sign-in/abc', 'deliveries'],
+  ])('%j shows the %s', (hash, view) => {
+    expect(viewOf(hash)).toBe(view);
+  });
+});
