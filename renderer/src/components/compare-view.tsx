@@ -1,6 +1,39 @@
 import type { Comparison } from '../stores/compare-store.ts';
 import { useStores } from '../stores/app-stores.ts';
 
+interface DiffRow {
+  kind: string;
+  name: string;
+  a: string;
+  b: string;
+}
+
+/** One row per difference: what (a header, a JSON path), how (added, removed, changed), A's value, B's value. */
+function DiffTable({ first, rows }: { first: string; rows: DiffRow[] }) {
+  return (
+    <table className="kv diff">
+      <thead>
+        <tr>
+          <th scope="col">{first}</th>
+          <th scope="col">Change</th>
+          <th scope="col">A</th>
+          <th scope="col">B</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={`${r.kind}-${r.name}`} className={`diff-${r.kind}`}>
+            <th scope="row">{r.name}</th>
+            <td>{r.kind}</td>
+            <td>{r.a}</td>
+            <td>{r.b}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function NamedValues({ title, diff }: { title: string; diff: Comparison['headers'] }) {
   const rows = [
     ...diff.added.map((h) => ({ kind: 'added', name: h.name, a: '', b: h.values.join(', ') })),
@@ -10,30 +43,7 @@ function NamedValues({ title, diff }: { title: string; diff: Comparison['headers
   return (
     <section aria-label={title}>
       <h3>{title}</h3>
-      {rows.length === 0 ? (
-        <p className="hint">No difference.</p>
-      ) : (
-        <table className="kv diff">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Change</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={`${r.kind}-${r.name}`} className={`diff-${r.kind}`}>
-                <th scope="row">{r.name}</th>
-                <td>{r.kind}</td>
-                <td>{r.a}</td>
-                <td>{r.b}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {rows.length === 0 ? <p className="hint">No difference.</p> : <DiffTable first="Name" rows={rows} />}
     </section>
   );
 }
@@ -65,26 +75,10 @@ export function CompareView({ comparison }: { comparison: Comparison }) {
         {!c.body.changed ? (
           <p className="hint">Same bytes.</p>
         ) : c.body.format === 'json' ? (
-          <table className="kv diff">
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Change</th>
-                <th scope="col">A</th>
-                <th scope="col">B</th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.body.json.map((j) => (
-                <tr key={`${j.kind}-${j.path}`} className={`diff-${j.kind}`}>
-                  <th scope="row">{j.path}</th>
-                  <td>{j.kind}</td>
-                  <td>{j.a ?? ''}</td>
-                  <td>{j.b ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DiffTable
+            first="Path"
+            rows={c.body.json.map((j) => ({ kind: j.kind, name: j.path, a: j.a ?? '', b: j.b ?? '' }))}
+          />
         ) : c.body.format === 'text' ? (
           <pre className="code">{c.body.patch}</pre>
         ) : (

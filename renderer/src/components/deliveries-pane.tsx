@@ -4,17 +4,9 @@ import type { LogSummary } from '../api/client.ts';
 import { formatBytes, queryText, verdict } from '../lib/format.ts';
 import { exactTime, relativeTime } from '../lib/relative-time.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
+import { useNow } from './use-now.ts';
 
 const ROW_HEIGHT = 52;
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
 
 interface RowProps {
   log: LogSummary;

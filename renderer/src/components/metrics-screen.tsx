@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { WINDOWS, windowWords } from '../lib/metrics-view.ts';
 import { exactTime } from '../lib/relative-time.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
@@ -7,15 +7,7 @@ import { MetricsEndpointsTable } from './metrics-endpoints-table.tsx';
 import { MetricsReplays } from './metrics-replays.tsx';
 import { MetricsTotals } from './metrics-totals.tsx';
 import { TrafficChart } from './traffic-chart.tsx';
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
+import { useNow } from './use-now.ts';
 
 /**
  * The Metrics screen (`#/metrics`): totals, traffic over time, failures by
