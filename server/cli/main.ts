@@ -12,7 +12,7 @@ import { registerExplain } from './commands/explain.ts';
 import { registerExport } from './commands/export.ts';
 import { registerHistory } from './commands/history.ts';
 import { registerLogs } from './commands/logs.ts';
-import { registerOpen } from './commands/open.ts';
+import { registerOpen, type BrowserOpener } from './commands/open.ts';
 import { registerReplay } from './commands/replay.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerShare } from './commands/share.ts';
@@ -23,7 +23,13 @@ import { EngineNotRunningError } from './engine-connection.ts';
 import { escapeControls } from './terminal-safe.ts';
 
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
-export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+/** What the CLI reaches outside the engine; tests pass their own. */
+export interface CliDeps {
+  /** Opens a URL in the system browser (`hookscope open`). */
+  openBrowser?: BrowserOpener;
+}
+
+export async function main(argv: string[], io: CliIO = processIO, deps: CliDeps = {}): Promise<number> {
   let code: number = EXIT.ok;
   const run = async (action: () => Promise<number>): Promise<void> => {
     code = await action();
@@ -38,7 +44,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   registerServe(program, io, run);
   registerStart(program, io, run);
   registerToken(program, io, run);
-  registerOpen(program, io, run);
+  registerOpen(program, io, run, deps.openBrowser);
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);
