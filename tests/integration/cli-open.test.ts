@@ -46,6 +46,7 @@ describe('hookscope open', () => {
   test('--print prints the link alone and opens nothing; no browser prints the link and says why', async () => {
     const printed = await cli(['open', '--print'], async () => assert.fail('--print must not open a browser'));
     assert.equal(printed.code, 0);
+    assert.deepEqual(printed.err, [], 'no browser was tried');
     assert.equal(printed.out.length, 1);
     assert.match(printed.out[0]!, link());
     assert.equal(await redeem(printed.out[0]!), 200);
