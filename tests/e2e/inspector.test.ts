@@ -295,6 +295,27 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       assert.equal((await fetch(url, { method: 'POST', body: '{}' })).status, 410);
       await page.getByRole('button', { name: 'Regenerate secret' }).click();
       await page.getByText(/Regenerating the secret failed: .*Stripe/).waitFor();
+
+      // A second endpoint with one delivery; a new endpoint is chosen at once.
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Other');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page
+        .getByRole('button', { name: /^Other/, pressed: undefined })
+        .and(page.locator('[aria-current="true"]'))
+        .waitFor();
+      const otherUrl = (await page.locator('.endpoint-url code').first().textContent()) ?? '';
+      assert.equal((await fetch(otherUrl, { method: 'POST', body: 'other' })).status, 200);
+      await waitForCount(list.getByRole('listitem'), 1);
+
+      // Deleting the Stripe one takes its deliveries; the list, filtered by it, goes back to all endpoints.
+      await page.getByRole('button', { name: /Stripe \(test mode\)/ }).click();
+      await page.getByText('Endpoint settings').click();
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Delete endpoint' }).click();
+      await page.getByRole('button', { name: /Stripe \(test mode\)/ }).waitFor({ state: 'detached' });
+      await waitForCount(list.getByRole('listitem'), 1);
+      assert.match((await list.getByRole('listitem').first().textContent()) ?? '', /^POST\/Not verified/);
     } finally {
       await page.close();
     }

@@ -1,9 +1,10 @@
+import type { Endpoint } from '../api/client.ts';
 import { useState, type FormEvent } from 'react';
 import { generateSecret, VALIDATION_TYPES, type ValidationType } from '../lib/validation-types.ts';
 import { useStores } from '../stores/app-stores.ts';
 
 /** "New endpoint": name, validation type (with what it means), secret where the type signs, optional forward URL. */
-export function EndpointForm({ onDone }: { onDone: () => void }) {
+export function EndpointForm({ onDone }: { onDone: (created: Endpoint | null) => void }) {
   const { endpoints } = useStores();
   const [name, setName] = useState('');
   const [type, setType] = useState<ValidationType>('none');
@@ -15,14 +16,14 @@ export function EndpointForm({ onDone }: { onDone: () => void }) {
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     setBusy(true);
-    const ok = await endpoints.getState().create({
+    const created = await endpoints.getState().create({
       name,
       validationType: type,
       ...(type !== 'none' ? { webhookSecret: secret } : {}),
       ...(forwardUrl.trim() !== '' ? { forwardUrl: forwardUrl.trim() } : {}),
     });
     setBusy(false);
-    if (ok) onDone();
+    if (created) onDone(created);
   };
 
   return (
@@ -72,7 +73,7 @@ export function EndpointForm({ onDone }: { onDone: () => void }) {
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create'}
         </button>
-        <button type="button" className="secondary" onClick={onDone}>
+        <button type="button" className="secondary" onClick={() => onDone(null)}>
           Cancel
         </button>
       </div>

@@ -5,7 +5,7 @@ import { CopyButton } from './copy-button.tsx';
 
 /** Rename, describe, switch off, roll the secret (shown once) or delete the selected endpoint. */
 export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
-  const { endpoints, deliveries } = useStores();
+  const { endpoints } = useStores();
   const [name, setName] = useState(endpoint.name);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [secret, setSecret] = useState<string | null>(null);
@@ -77,10 +77,8 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
         className="secondary danger"
         onClick={() => {
           if (window.confirm(`Delete the endpoint "${endpoint.name}" and all its deliveries for good?`)) {
-            void endpoints
-              .getState()
-              .remove(endpoint.id)
-              .then(() => deliveries.getState().setFilter({ endpointId: null }));
+            // The endpoints pane then stops filtering by it (it is gone from the list).
+            void endpoints.getState().remove(endpoint.id);
           }
         }}
       >

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { CopyButton } from './copy-button.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
@@ -8,14 +8,16 @@ export function EndpointsPane() {
   const { endpoints, deliveries } = useStores();
   const list = useSlice(endpoints, (s) => s.endpoints);
   const loaded = useSlice(endpoints, (s) => s.loaded);
-  const selectedId = useSlice(endpoints, (s) => s.selectedId);
+  // The chosen endpoint is the deliveries' endpoint filter: one value, never two that could disagree.
+  const selectedId = useSlice(deliveries, (s) => s.filter.endpointId);
   const [creating, setCreating] = useState(false);
   const selected = list.find((e) => e.id === selectedId) ?? null;
 
-  const choose = (id: string | null): void => {
-    endpoints.getState().select(id);
-    void deliveries.getState().setFilter({ endpointId: id });
-  };
+  const choose = (id: string | null): void => void deliveries.getState().setFilter({ endpointId: id });
+  // An endpoint deleted elsewhere (the CLI, another window) stops filtering the list.
+  useEffect(() => {
+    if (loaded && selectedId !== null && !list.some((e) => e.id === selectedId)) choose(null);
+  });
 
   return (
     <nav className="pane endpoints-pane" aria-label="Endpoints">
@@ -25,7 +27,14 @@ export function EndpointsPane() {
           New endpoint
         </button>
       </div>
-      {creating && <EndpointForm onDone={() => setCreating(false)} />}
+      {creating && (
+        <EndpointForm
+          onDone={(created) => {
+            setCreating(false);
+            if (created) choose(created.id);
+          }}
+        />
+      )}
       {loaded && list.length === 0 && !creating && (
         <p className="empty">No endpoint yet. Create one to get a URL that records every webhook sent to it.</p>
       )}

@@ -8,12 +8,9 @@ export type EndpointPatch = RequestBody<'/api/endpoints/{endpointId}', 'patch'>;
 export interface EndpointsState {
   endpoints: Endpoint[];
   loaded: boolean;
-  /** The endpoint whose URL and deliveries are shown; null: all endpoints. */
-  selectedId: string | null;
   load(): Promise<void>;
-  select(id: string | null): void;
-  /** Creates and selects it; answers false (the error shown) when the engine refused. */
-  create(input: NewEndpoint): Promise<boolean>;
+  /** The created endpoint, or null when the engine refused (the error shown in words). */
+  create(input: NewEndpoint): Promise<Endpoint | null>;
   update(id: string, patch: EndpointPatch): Promise<boolean>;
   /** A new secret, answered once (the engine never shows it again); null when refused (said in words). */
   regenerate(id: string): Promise<string | null>;
@@ -26,20 +23,14 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
   createStore<EndpointsState>()((set) => ({
     endpoints: [],
     loaded: false,
-    selectedId: null,
     load: async () => {
       try {
         const { endpoints } = await client.get('/api/endpoints');
-        set((s) => ({
-          endpoints,
-          loaded: true,
-          selectedId: s.selectedId && endpoints.some((e) => e.id === s.selectedId) ? s.selectedId : null,
-        }));
+        set({ endpoints, loaded: true });
       } catch (e) {
         notices.error('Loading endpoints', e);
       }
     },
-    select: (id) => set({ selectedId: id }),
     update: async (id, patch) => {
       try {
         const updated = await client.patch('/api/endpoints/{endpointId}', {
@@ -69,10 +60,7 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
     remove: async (id) => {
       try {
         await client.delete('/api/endpoints/{endpointId}', { params: { path: { endpointId: id } } });
-        set((s) => ({
-          endpoints: s.endpoints.filter((e) => e.id !== id),
-          selectedId: s.selectedId === id ? null : s.selectedId,
-        }));
+        set((s) => ({ endpoints: s.endpoints.filter((e) => e.id !== id) }));
         notices.info('Endpoint deleted, with its deliveries.');
       } catch (e) {
         notices.error('Deleting the endpoint', e);
@@ -92,15 +80,12 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
     create: async (input) => {
       try {
         const created = await client.post('/api/endpoints', { body: input });
-        set((s) => ({
-          endpoints: [created, ...s.endpoints.filter((e) => e.id !== created.id)],
-          selectedId: created.id,
-        }));
+        set((s) => ({ endpoints: [created, ...s.endpoints.filter((e) => e.id !== created.id)] }));
         notices.info(`Endpoint "${created.name}" created.`);
-        return true;
+        return created;
       } catch (e) {
         notices.error('Creating the endpoint', e);
-        return false;
+        return null;
       }
     },
   }));
