@@ -1,48 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Locator, Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
-import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
+import { assertAccessible, SCREENSHOTS, signInLink, waitForCount } from '../helpers/ui-page.ts';
 
-const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
 const SECRET = 'whsec_e2e_inspector_secret';
-
-/** A fresh one-time sign-in link, as a user gets it: `hookscope open --print`. */
-async function signInLink(dataDir: string): Promise<string> {
-  const r = await runCli(['open', '--print', '--data-dir', dataDir]);
-  assert.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `--print prints the link alone: ${r.stdout}`);
-  return lines[0]!;
-}
-
-/**
- * Waits until the locator matches exactly n elements. (waitForFunction would
- * evaluate a string in the page, which the UI's CSP rightly refuses.)
- */
-async function waitForCount(locator: Locator, n: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await locator.count()) !== n) {
-    if (Date.now() > deadline) throw new Error(`expected ${n} elements, found ${await locator.count()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** No serious or critical axe violation on the page as it is now. */
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    [],
-    `${what}: axe found serious or critical violations`,
-  );
-}
 
 describe('the inspector UI in Chromium, against a real `hookscope serve`', () => {
   let browser: Browser;

@@ -1,32 +1,20 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
+import { assertAccessible, SCREENSHOTS } from '../helpers/ui-page.ts';
 
-const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
 const SECRET = 'e2e-metrics-secret';
 
 async function cli(args: string[]): Promise<string> {
   const r = await runCli(args);
   assert.equal(r.code, 0, r.stderr);
   return r.stdout.trim();
-}
-
-/** No serious or critical axe violation on the page as it is now. */
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    [],
-    `${what}: axe found serious or critical violations`,
-  );
 }
 
 /** The totals as the screen shows them: [label, figure] pairs. */

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator, Page } from 'playwright-core';
+import { runCli } from './cli-process.ts';
+
+/** Where the e2e tests write the screenshots the README shows. */
+export const SCREENSHOTS = new URL('../e2e/screenshots/', import.meta.url).pathname;
+
+/** A fresh one-time sign-in link, as a user gets it: `hookscope open --print`. */
+export async function signInLink(dataDir: string): Promise<string> {
+  const r = await runCli(['open', '--print', '--data-dir', dataDir]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `--print prints the link alone: ${r.stdout}`);
+  return lines[0]!;
+}
+
+/**
+ * Waits until the locator matches exactly n elements. (waitForFunction would
+ * evaluate a string in the page, which the UI's CSP rightly refuses.)
+ */
+export async function waitForCount(locator: Locator, n: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await locator.count()) !== n) {
+    if (Date.now() > deadline) throw new Error(`expected ${n} elements, found ${await locator.count()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** No serious or critical axe violation on the page as it is now. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `${what}: axe found serious or critical violations`,
+  );
+}
