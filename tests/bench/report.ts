@@ -5,6 +5,7 @@ import type { IngestResult, IngestRun } from './ingest.bench.ts';
 import type { CheckpointUnderLoad, LargeStoreResult } from './large-store.bench.ts';
 import type { MachineInfo } from './machine.ts';
 import type { Timings } from './timing.ts';
+import type { UiResult } from './ui.bench.ts';
 
 export interface BenchRun {
   startedAt: Date;
@@ -13,6 +14,7 @@ export interface BenchRun {
   machine: MachineInfo;
   ingest: IngestResult;
   large: LargeStoreResult;
+  ui: UiResult;
 }
 
 const START = '<!-- bench:results:start (written by npm run bench; edits here are overwritten) -->';
@@ -45,6 +47,13 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
   exactly the checkpoint's duration: once at a steady rate the store keeps up with at this
   size, once in a short full-speed burst (there the checkpoint first waits for the records
   the store's worker has not applied yet, so it is watched for a bounded time).
+- **The UI**: \`hookscope serve\` with the built renderer, driven by Debian's Chromium
+  (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
+  the page is loaded (once with an empty cache, then again with the hashed assets cached,
+  as on every later launch) and timed from navigation to the first delivery row. Then,
+  with the page open and live, marked deliveries go in one every 100 ms while autocannon
+  sends 100 others a second; a MutationObserver in the page notes when each marked row
+  appears, and that is compared with the moment its 2xx reached the sender.
 - **Metrics**: the 24h and 30d metrics at those 100,000 logs, through the API and as the
   repository's stats query alone (tests/bench/metrics-stats.bench.ts).
 
@@ -121,6 +130,8 @@ export function renderResults(run: BenchRun): string {
     `| Resident memory at ${n} logs: start-up and queries (peak) | ${fmt(restMb)} MB (${fmt(s.memoryAtRest.rssMb)} MB after the queries) | < 500 MB | ${verdict(restMb < 500)} |`,
     `| Resident memory at ${n} logs: peak during a checkpoint at ${s.options.steadyRate} deliveries/s | ${fmt(s.steady.memory.peakRssMb)} MB | < 500 MB | ${verdict(s.steady.memory.peakRssMb < 500)} |`,
     `| Start-up at ${n} logs, \`hookscope serve\` spawn to runtime.json, slowest of ${s.cliStartupMs.n} | ${ms(s.cliStartupMs.max)} (median ${ms(s.cliStartupMs.p50)}) | < 2 s | ${verdict(s.cliStartupMs.max < 2000)} |`,
+    `| UI first render with ${fmt(run.ui.listed)} deliveries (navigation to the first row), slowest of ${run.ui.render.n} warm loads | ${ms(run.ui.render.max)} (cold ${ms(run.ui.coldRenderMs)}) | < 1 s | ${verdict(Math.max(run.ui.render.max, run.ui.coldRenderMs) < 1000)} |`,
+    `| UI delivery to row p95, under ${fmt(run.ui.options.backgroundRate)} other deliveries/s | ${ms(run.ui.rowLatency.p95)}${run.ui.missed.length > 0 ? `, ${run.ui.missed.length} rows never shown` : ''} | < 250 ms | ${verdict(run.ui.rowLatency.p95 < 250 && run.ui.missed.length === 0)} |`,
     `| Longest event-loop stall during a checkpoint under load (worst of steady and burst) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, burst ${ms(s.burst.checkpoint.maxMs)}) | < 250 ms | ${verdict(stall < 250)} |`,
     '',
     `### Ingest (${g.options.connections} connections, 1 KB bodies, ${g.options.seconds} s after a ${g.options.warmupSeconds} s warm-up)`,
@@ -165,8 +176,25 @@ export function renderResults(run: BenchRun): string {
     ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
     ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
     '',
+    renderUi(run.ui),
   ];
   return lines.join('\n');
+}
+
+/** The UI figures as a Markdown section of their own. */
+export function renderUi(u: UiResult): string {
+  return [
+    '### The UI in Chromium',
+    '',
+    '| Measure | Figure |',
+    '| --- | --- |',
+    `| Seeding ${fmt(u.options.deliveries)} deliveries through the receiver (not a goal) | ${ms(u.seedMs)}; the list API then reported ${fmt(u.listed)} |`,
+    `| First render, empty cache (navigation to the first row) | ${ms(u.coldRenderMs)} |`,
+    `| First render, assets cached | ${timings(u.render)} |`,
+    `| Delivery 2xx to its row in the DOM, ${fmt(u.options.samples)} marked deliveries every ${fmt(u.options.sampleEveryMs)} ms, ${fmt(u.options.backgroundRate)} others/s | ${timings(u.rowLatency)}; never shown: ${u.missed.length === 0 ? 'none' : `${u.missed.length} (numbers ${u.missed.join(', ')})`} |`,
+    `| Other deliveries answered 2xx meanwhile | ${fmt(u.backgroundOk)} |`,
+    '',
+  ].join('\n');
 }
 
 /** Replaces the results section of `path` (creating the file with its introduction if needed). */

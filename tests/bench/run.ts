@@ -1,14 +1,17 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
-// that prints the results instead of writing them.
+// that prints the results instead of writing them; `--only=ui` runs the UI part alone
+// and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
 import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
 import { machineInfo } from './machine.ts';
-import { renderResults, writeResults } from './report.ts';
+import { renderResults, renderUi, writeResults } from './report.ts';
+import { benchUi, type UiOptions } from './ui.bench.ts';
 
 const quick = process.argv.includes('--quick');
+const uiOnly = process.argv.includes('--only=ui');
 const WATCHDOG_MS = 12 * 60_000;
 
 const ingestOptions: IngestOptions = quick
@@ -38,6 +41,10 @@ const largeOptions: LargeStoreOptions = quick
       burstWatchMs: 10_000,
     };
 
+const uiOptions: UiOptions = quick
+  ? { deliveries: 2_000, renders: 3, samples: 40, sampleEveryMs: 100, backgroundRate: 100 }
+  : { deliveries: 10_000, renders: 10, samples: 200, sampleEveryMs: 100, backgroundRate: 100 };
+
 const watchdog = setTimeout(() => {
   console.error(
     `bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up (children exit when this process does)`,
@@ -51,8 +58,13 @@ const t0 = performance.now();
 const log = (line: string): void =>
   console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const machine = machineInfo();
+if (uiOnly) {
+  console.log(`\n${renderUi(await benchUi(uiOptions, log))}`);
+  process.exit(0);
+}
 const ingest = await benchIngest(ingestOptions, log);
 const large = await benchLargeStore(largeOptions, log);
+const ui = await benchUi(uiOptions, log);
 const results = renderResults({
   startedAt,
   totalSeconds: (performance.now() - t0) / 1000,
@@ -60,6 +72,7 @@ const results = renderResults({
   machine,
   ingest,
   large,
+  ui,
 });
 
 if (quick) {
