@@ -6,7 +6,7 @@ import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
-import { assertAccessible, SCREENSHOTS, signInLink, waitForCount } from '../helpers/ui-page.ts';
+import { captureBothThemes, SCREENSHOTS, signInLink, waitForCount } from '../helpers/ui-page.ts';
 
 const SECRET = 'whsec_e2e_inspector_secret';
 
@@ -112,20 +112,14 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await first.getByRole('button').click();
       await page.getByRole('alert').filter({ hasText: 'Failed: no_matching_signature' }).waitFor();
       await page.getByRole('region', { name: 'Body' }).getByText('invoice.paid').waitFor();
-      for (const theme of ['light', 'dark'] as const) {
-        await page.getByLabel('Theme').selectOption(theme);
-        await page.screenshot({ path: `${SCREENSHOTS}inspector-failed-${theme}.png` });
-        await assertAccessible(page, `inspector (failed delivery open, ${theme})`);
-      }
+      await captureBothThemes(page, 'inspector-failed', 'inspector (failed delivery open)');
 
       // Explain: the proven cause, in words.
       await page.getByRole('button', { name: 'Explain' }).click();
       const explanation = page.getByRole('region', { name: 'Explanation' });
       await explanation.getByText('% confident').first().waitFor();
       assert.match((await explanation.textContent()) ?? '', /secret/i);
-      await page.getByLabel('Theme').selectOption('light');
-      await page.screenshot({ path: `${SCREENSHOTS}explain-light.png` });
-      await assertAccessible(page, 'explain (light)');
+      await captureBothThemes(page, 'explain', 'explain');
 
       await list.getByRole('listitem').nth(1).getByRole('button').click();
       await page.getByText('Verified (stripe)', { exact: true }).last().waitFor();
@@ -147,8 +141,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
         assert.doesNotThrow(() =>
           Stripe.webhooks.constructEvent(target.received[0]!.body.toString('utf8'), sig, SECRET),
         );
-        await page.screenshot({ path: `${SCREENSHOTS}replay-light.png` });
-        await assertAccessible(page, 'replay (light)');
+        await captureBothThemes(page, 'replay', 'replay');
       } finally {
         await target.close();
       }
@@ -160,6 +153,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       assert.equal(await share.getByRole('checkbox', { name: 'Redact' }).isChecked(), true);
       await share.getByRole('button', { name: 'Create link' }).click();
       const shareUrl = (await share.locator('.share-url').textContent()) ?? '';
+      await captureBothThemes(page, 'share', 'share (link created)');
       assert.match(shareUrl, /\/share\/[A-Za-z0-9_-]{43}$/);
       const other = await browser.context.newPage();
       try {
@@ -242,16 +236,13 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await comparison.getByRole('region', { name: 'Headers' }).waitFor();
       const body = comparison.getByRole('region', { name: 'Body difference' });
       assert.match((await body.textContent()) ?? '', /\$\.id/);
-      for (const theme of ['light', 'dark'] as const) {
-        await page.getByLabel('Theme').selectOption(theme);
-        await page.screenshot({ path: `${SCREENSHOTS}compare-${theme}.png` });
-        await assertAccessible(page, `compare (${theme})`);
-      }
+      await captureBothThemes(page, 'compare', 'compare');
       await page.getByRole('button', { name: 'Close' }).click();
 
       // The endpoint's settings: rename, switch off (deliveries then get 410), and a secret Stripe issues cannot be rolled here.
       await page.getByRole('button', { name: 'Stripe payments' }).click();
       await page.getByText('Endpoint settings').click();
+      await captureBothThemes(page, 'endpoint-settings', 'endpoint settings');
       await page.getByLabel('Endpoint name').fill('Stripe (test mode)');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('button', { name: /Stripe \(test mode\)/ }).waitFor();

@@ -37,3 +37,16 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
     `${what}: axe found serious or critical violations`,
   );
 }
+
+/**
+ * Screenshots the page as it is in the light and then the dark theme (through
+ * the top bar's Theme control), with the axe check in each; leaves it light.
+ */
+export async function captureBothThemes(page: Page, screen: string, what: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.getByLabel('Theme').selectOption(theme);
+    await page.screenshot({ path: `${SCREENSHOTS}${screen}-${theme}.png` });
+    await assertAccessible(page, `${what} (${theme})`);
+  }
+  await page.getByLabel('Theme').selectOption('light');
+}
