@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appRoot } from '../support/app-root.ts';
 import { accountsFeature } from '../accounts/accounts-feature.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import { Authenticator } from '../auth/authenticator.ts';
@@ -57,7 +57,7 @@ export interface EngineDeps {
   rendererDir?: string | null;
 }
 
-const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../renderer/dist/', import.meta.url));
+const DEFAULT_RENDERER_DIR = join(appRoot(import.meta.url), 'renderer', 'dist');
 
 export interface Engine {
   readonly config: EngineConfig;

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appRoot } from './app-root.ts';
 
 export interface VersionInfo {
   name: string;
@@ -8,7 +10,7 @@ export interface VersionInfo {
 
 /** Read once from package.json, so there is a single place the version is written. */
 export function readVersion(): VersionInfo {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(readFileSync(join(appRoot(import.meta.url), 'package.json'), 'utf8')) as {
     name: string;
     version: string;
   };
