@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../api-client/api-client.ts';
 import { LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import type { CliIO } from './cli-output.ts';
-import { connectToEngine } from './engine-connection.ts';
 
 /** Runs a command's action; main.ts turns its result or error into the exit code. */
 export type RunAction = (action: () => Promise<number>) => Promise<void>;
@@ -25,6 +24,8 @@ export function withClientOptions(cmd: Command, json = true): Command {
   return cmd;
 }
 
-export function connect(opts: ClientOptions, io: CliIO): Promise<ApiClient> {
+export async function connect(opts: ClientOptions, io: CliIO): Promise<ApiClient> {
+  // Loaded on first use: it brings the API client and the token signer (jose), which --help does not need.
+  const { connectToEngine } = await import('./engine-connection.ts');
   return connectToEngine({ dataDir: opts.dataDir, user: opts.user, env: io.env });
 }

@@ -3,19 +3,7 @@ import { LOCAL_ACCOUNT, validateAccountName } from '../auth/account-id.ts';
 import { resolveDataDir } from '../config/data-dir.ts';
 import { readRuntimeFile } from '../engine/runtime-file.ts';
 import { mintToken } from './mint-token.ts';
-
-/** No engine to talk to (no runtime.json, a stale one, or an address that does not answer). */
-export class EngineNotRunningError extends Error {
-  constructor(
-    readonly dataDir: string,
-    reason?: string,
-  ) {
-    super(
-      `No Hookscope engine is running for ${dataDir}; start one with \`npx hookscope serve\`${reason ? ` (${reason})` : ''}`,
-    );
-    this.name = 'EngineNotRunningError';
-  }
-}
+import { EngineNotRunningError } from './engine-not-running-error.ts';
 
 export interface ConnectOptions {
   dataDir?: string;

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/app-errors.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { DataDirLockedError } from '../engine/data-dir-lock.ts';
 import { readVersion } from '../support/version.ts';
-import { ListenError } from '../http/listeners.ts';
+import { ListenError } from '../http/listen-error.ts';
 import { EXIT, processIO, UsageError, type CliIO } from './cli-output.ts';
 import { registerDiagnose } from './commands/diagnose.ts';
 import { registerEndpoints } from './commands/endpoints.ts';
@@ -19,7 +19,7 @@ import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTail } from './commands/tail.ts';
 import { registerToken } from './commands/token.ts';
-import { EngineNotRunningError } from './engine-connection.ts';
+import { EngineNotRunningError } from './engine-not-running-error.ts';
 import { escapeControls } from './terminal-safe.ts';
 
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { AppError, ForbiddenError, NotFoundError, RequestTimeoutError, ValidationError } from '../errors/app-errors.ts';
 import { rawErrorResponse, sendData, sendError } from './envelope.ts';
 import { isAllowedApiHost } from './host-check.ts';
+import { ListenError } from './listen-error.ts';
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,14 +27,6 @@ export interface RunningListeners {
   apiUrl: string;
   receiverUrl: string;
   close(): Promise<void>;
-}
-
-/** A listener could not bind; the message is one line a user can act on. */
-export class ListenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ListenError';
-  }
 }
 
 const isWebhook = (url: string | undefined): boolean => url !== undefined && url.startsWith('/webhook/');

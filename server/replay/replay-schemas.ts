@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { HEADER_NAME, queryInt } from '../http/schemas.ts';
 import { checkHttpUrl } from '../support/absolute-url.ts';
 import { COMPUTED_HEADERS } from './outgoing-request.ts';
+import { MAX_TIMEOUT_MS, REPLAY_METHODS } from './replay-limits.ts';
 import { FORWARD_STATES, REPLAY_TRIGGERS } from './replay-states.ts';
-
-export const REPLAY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export const MAX_TIMEOUT_MS = 120_000;
 
 const targetUrl = z
   .unknown()

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import openInBrowser from 'open';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 
@@ -9,6 +8,9 @@ interface OpenOptions extends ClientOptions {
 
 /** How the system browser is opened; tests pass their own (the `open` package spawns xdg-open and the like). */
 export type BrowserOpener = (url: string) => Promise<unknown>;
+
+/** The `open` package, loaded only when a browser is to be opened. */
+const openInBrowser: BrowserOpener = async (url) => (await import('open')).default(url);
 
 export function registerOpen(program: Command, io: CliIO, run: RunAction, opener: BrowserOpener = openInBrowser): void {
   withClientOptions(

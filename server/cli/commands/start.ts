@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import type { CliIO } from '../cli-output.ts';
 import { portArg } from '../option-parsers.ts';
-import { serve, type ServeOptions } from './serve.ts';
+import type { ServeOptions } from './serve.ts';
 
 export function registerStart(
   program: Command,
@@ -32,5 +32,6 @@ export function electronUnavailableReason(env: NodeJS.ProcessEnv, platform: Node
 export async function start(opts: ServeOptions, io: CliIO): Promise<number> {
   const reason = electronUnavailableReason(io.env, process.platform);
   if (reason) io.out(`Electron cannot start (${reason}); running the engine headless instead.`);
+  const { serve } = await import('./serve-run.ts');
   return serve(opts, io);
 }

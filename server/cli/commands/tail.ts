@@ -4,7 +4,7 @@ import { followEvents, type EngineEventShape } from '../../api-client/event-foll
 import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
-import { EngineNotRunningError } from '../engine-connection.ts';
+import { EngineNotRunningError } from '../engine-not-running-error.ts';
 import { colorsFor, formatBytes, formatClock, statusText, type Colors } from '../render.ts';
 import { jsonWithEscapedControls, terminalSafe, type SafeText } from '../terminal-safe.ts';
 

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { LOCAL_ACCOUNT, validateAccountName } from '../../auth/account-id.ts';
-import { loadConfigFile, resolveConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { parseDuration } from '../../config/durations.ts';
 import type { CliIO } from '../cli-output.ts';
-import { mintToken } from '../mint-token.ts';
 
 export interface TokenOptions {
   dataDir?: string;
@@ -33,6 +31,11 @@ export async function token(opts: TokenOptions, io: CliIO): Promise<number> {
   const name = opts.user ?? LOCAL_ACCOUNT;
   validateAccountName(name);
   const dataDir = resolveDataDir({ flag: opts.dataDir, env: io.env });
+  // Loaded here so that other commands' start-up does not pay for zod and jose.
+  const [{ loadConfigFile, resolveConfig }, { mintToken }] = await Promise.all([
+    import('../../config/config.ts'),
+    import('../mint-token.ts'),
+  ]);
   const config = resolveConfig({ dataDir, env: io.env, file: await loadConfigFile(dataDir) });
   const ttlMs = opts.ttl !== undefined ? parseDuration(opts.ttl) : config.tokenTtlMs;
   const minted = await mintToken(dataDir, name, ttlMs);
