@@ -1,8 +1,26 @@
 #!/usr/bin/env node
-// Entry point of the `hookscope` command. The engine runs from its TypeScript
-// source through tsx's loader, so a fresh clone needs only `npm install`.
-import { register } from 'tsx/esm/api';
+// Entry point of the `hookscope` command. It runs the compiled engine in dist/
+// (`npm run build`, which `npm install` runs through `prepare`). Without a build,
+// with sources newer than the build (a checkout being edited), or with
+// HOOKSCOPE_FROM_SOURCE=1, it runs the TypeScript sources through tsx's loader
+// (a development dependency) instead, so what runs is never older than the code.
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sourcesNewerThan } from './build-freshness.mjs';
 
-register();
-const { main } = await import('../server/cli/main.ts');
+const compiled = new URL('../dist/server/cli/main.js', import.meta.url);
+const sources = fileURLToPath(new URL('../server/', import.meta.url));
+const useBuild =
+  process.env.HOOKSCOPE_FROM_SOURCE !== '1' &&
+  existsSync(compiled) &&
+  !sourcesNewerThan(sources, statSync(compiled).mtimeMs);
+
+let main;
+if (useBuild) {
+  ({ main } = await import(compiled.href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../server/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

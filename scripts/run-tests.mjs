@@ -8,8 +8,10 @@
 // so it is only a backstop here, long enough that a slow file under load is
 // never cancelled as a whole; it catches a hang outside any test (a hook).
 //
-// The unit tier also runs the renderer's component and store tests (vitest), and
-// the e2e tier builds the renderer first, since it drives the built UI.
+// The run starts with `npm run build:server`, so the CLI and engine the tests
+// spawn (bin/hookscope.mjs) are the compiled build users run. The unit tier also
+// runs the renderer's component and store tests (vitest), and the e2e tier builds
+// the renderer first, since it drives the built UI.
 //
 // The output streams through as TAP; the last line is `N passed, N failed`
 // summed over every tier (cancelled tests count as failed), and the exit code
@@ -115,6 +117,10 @@ for (const tier of tiers) {
 
 let passed = 0;
 let failed = 0;
+if ((await runCommand(['scripts/build-server.mjs'])) !== 0) {
+  console.error('# the engine did not build (npm run build:server)');
+  failed += 1;
+}
 for (const tier of tiers) {
   const files = collect(join(root, 'tests', tier));
   if (files.length === 0) {
