@@ -1,9 +1,10 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
-// that prints the results instead of writing them; `--only=ui` runs the UI part alone
-// and prints it.
+// that prints the results instead of writing them; `--only=ui` or `--only=cli` runs
+// that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
+import { benchCliStart } from './cli-start.bench.ts';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
 import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
 import { machineInfo } from './machine.ts';
@@ -11,7 +12,7 @@ import { renderResults, renderUi, writeResults } from './report.ts';
 import { benchUi, type UiOptions } from './ui.bench.ts';
 
 const quick = process.argv.includes('--quick');
-const uiOnly = process.argv.includes('--only=ui');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const WATCHDOG_MS = 12 * 60_000;
 
 const ingestOptions: IngestOptions = quick
@@ -58,10 +59,15 @@ const t0 = performance.now();
 const log = (line: string): void =>
   console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const machine = machineInfo();
-if (uiOnly) {
+if (only === 'ui') {
   console.log(`\n${renderUi(await benchUi(uiOptions, log))}`);
   process.exit(0);
 }
+if (only === 'cli') {
+  console.log(JSON.stringify(await benchCliStart({ runs: 5 }, log), null, 2));
+  process.exit(0);
+}
+const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
 const large = await benchLargeStore(largeOptions, log);
 const ui = await benchUi(uiOptions, log);
@@ -73,6 +79,7 @@ const results = renderResults({
   ingest,
   large,
   ui,
+  cliStart,
 });
 
 if (quick) {
