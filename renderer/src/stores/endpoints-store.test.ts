@@ -5,7 +5,7 @@ import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-en
 import { createEndpointsStore } from './endpoints-store.ts';
 import { createNoticesStore } from './notices-store.ts';
 
-/** What the forms need of the endpoints store: the engine's refusal in words. */
+/** What the forms need of the endpoints store: the engine's refusal in words, the test delivery's log id. */
 describe('the endpoints store', () => {
   let t: TestEngine;
 
@@ -54,5 +54,21 @@ describe('the endpoints store', () => {
     expect(store.getState().endpoints.find((e) => e.id === ep.id)!.customResponse).toEqual(answer);
     expect(await store.getState().update(ep.id, { customResponse: null })).toBe(true);
     expect(store.getState().endpoints.find((e) => e.id === ep.id)!.customResponse).toBeNull();
+  });
+
+  test('a test delivery answers the id of the log it stored; a refused one null', async () => {
+    const { store, notices } = makeStore();
+    const ep = (await store
+      .getState()
+      .create({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 's3cret' }))!;
+    const logId = await store.getState().sendTest(ep.id);
+    expect(logId).toMatch(/^log_/);
+    const log = await t.api<{ data: { verification: { result: string } } }>('GET', `/api/webhooks/logs/${logId}`);
+    expect(log.body.data.verification.result).toBe('valid');
+    await store.getState().update(ep.id, { isActive: false });
+    expect(await store.getState().sendTest(ep.id)).toBeNull();
+    expect(notices.getState().notices.at(-1)!.text).toBe(
+      `Sending a test delivery failed: Endpoint ${ep.id} is inactive, so its receiver would answer 410 and store nothing; activate it to send a test webhook. (ENDPOINT_INACTIVE)`,
+    );
   });
 });

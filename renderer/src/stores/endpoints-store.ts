@@ -18,8 +18,8 @@ export interface EndpointsState {
   /** A new secret, answered once (the engine never shows it again); null when refused (said in words). */
   regenerate(id: string): Promise<string | null>;
   remove(id: string): Promise<void>;
-  /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver. */
-  sendTest(id: string): Promise<void>;
+  /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver: its log id. */
+  sendTest(id: string): Promise<string | null>;
 }
 
 /** The engine's sentence (which names the field) for a form to show beside itself. */
@@ -80,8 +80,10 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
           body: {},
         });
         notices.info(`Test delivery sent: the receiver answered ${r.status}.`);
+        return r.logId;
       } catch (e) {
         notices.error('Sending a test delivery', e);
+        return null;
       }
     },
     create: async (input, refused) => {
