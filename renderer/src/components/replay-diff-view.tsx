@@ -1,27 +1,18 @@
 import type { ReplayDiff } from '../stores/replay-store.ts';
+import { patchLines } from '../lib/patch-lines.ts';
 import { exactTime } from '../lib/relative-time.ts';
 import { DiffTable } from './diff-table.tsx';
 
 const statusText = (s: ReplayDiff['a']): string =>
   s.status === null ? (s.error?.code ?? 'no answer') : String(s.status);
 
-/** A unified diff, each line marked by its first character (+ added, - removed) as well as by colour. */
+/** Each line marked by its first character (+ added, - removed) as well as by colour. */
 function Patch({ patch }: { patch: string }) {
   return (
     <pre className="code patch">
-      {patch.split('\n').map((line, i) => (
-        <span
-          key={i}
-          className={
-            line.startsWith('+') && !line.startsWith('+++')
-              ? 'patch-add'
-              : line.startsWith('-') && !line.startsWith('---')
-                ? 'patch-del'
-                : undefined
-          }
-        >
+      {patchLines(patch).map((line, i) => (
+        <span key={i} className={line.startsWith('+') ? 'patch-add' : line.startsWith('-') ? 'patch-del' : undefined}>
           {line}
-          {'\n'}
         </span>
       ))}
     </pre>
