@@ -74,11 +74,11 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is HttpOnly');
 
       await page.getByRole('button', { name: 'New endpoint' }).click();
-      await page.getByLabel('Name').fill('Stripe payments');
+      await page.getByLabel('Name', { exact: true }).fill('Stripe payments');
       await page.getByLabel('Validation type').selectOption('stripe');
-      await page.getByLabel('Secret').fill(SECRET);
-      await page.getByRole('button', { name: 'Create' }).click();
-      await page.getByRole('button', { name: 'Copy URL' }).waitFor();
+      await page.getByLabel('Secret', { exact: true }).fill(SECRET);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('button', { name: 'Copy URL' }).first().waitFor();
       const url = (await page.locator('.endpoint-url code').first().textContent()) ?? '';
       assert.match(url, /\/webhook\/ep_[a-z0-9]+$/);
 
@@ -179,7 +179,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.getByRole('radio', { name: 'Failed' }).check();
       await waitForCount(list.getByRole('listitem'), 1);
       await page.getByLabel('Search deliveries').fill('no-such-text');
-      await page.getByText('No deliveries yet').waitFor();
+      await page.getByText('No delivery matches these filters.').waitFor();
       assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
     } finally {
       await page.close();
@@ -256,7 +256,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       // A second endpoint with one delivery; a new endpoint is chosen at once.
       await page.getByRole('button', { name: 'New endpoint' }).click();
       await page.getByLabel('Name', { exact: true }).fill('Other');
-      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
       await page
         .getByRole('button', { name: /^Other/, pressed: undefined })
         .and(page.locator('[aria-current="true"]'))

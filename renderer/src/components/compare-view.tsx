@@ -1,38 +1,6 @@
 import type { Comparison } from '../stores/compare-store.ts';
 import { useStores } from '../stores/app-stores.ts';
-
-interface DiffRow {
-  kind: string;
-  name: string;
-  a: string;
-  b: string;
-}
-
-/** One row per difference: what (a header, a JSON path), how (added, removed, changed), A's value, B's value. */
-function DiffTable({ first, rows }: { first: string; rows: DiffRow[] }) {
-  return (
-    <table className="kv diff">
-      <thead>
-        <tr>
-          <th scope="col">{first}</th>
-          <th scope="col">Change</th>
-          <th scope="col">A</th>
-          <th scope="col">B</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={`${r.kind}-${r.name}`} className={`diff-${r.kind}`}>
-            <th scope="row">{r.name}</th>
-            <td>{r.kind}</td>
-            <td>{r.a}</td>
-            <td>{r.b}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+import { DiffTable } from './diff-table.tsx';
 
 function NamedValues({ title, diff }: { title: string; diff: Comparison['headers'] }) {
   const rows = [

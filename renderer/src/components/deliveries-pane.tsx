@@ -5,6 +5,7 @@ import { formatBytes, queryText, verdict } from '../lib/format.ts';
 import { exactTime, relativeTime } from '../lib/relative-time.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { useNow } from './use-now.ts';
+import { DeliveriesEmpty } from './onboarding.tsx';
 
 const ROW_HEIGHT = 52;
 
@@ -174,7 +175,7 @@ export function DeliveriesPane() {
       {checked.length > 0 && <SelectionBar checked={checked} />}
       <div className="scroller" ref={scroller}>
         {logs.length === 0 ? (
-          <p className="empty">No deliveries yet. Send a webhook to an endpoint’s URL and it appears here at once.</p>
+          <DeliveriesEmpty />
         ) : (
           <div role="list" aria-label="Deliveries" style={{ height: rows.getTotalSize(), position: 'relative' }}>
             {rows.getVirtualItems().map((v) => {

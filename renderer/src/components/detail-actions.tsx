@@ -1,8 +1,9 @@
 import type { LogDetail } from '../api/client.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import type { Panel } from '../stores/ui-store.ts';
+import { ExportMenu } from './export-menu.tsx';
 
-/** The delivery's actions; each opens its panel below (the keyboard opens them too: r, e, s, x). */
+/** The delivery's actions; each opens its panel below (the keyboard opens them too: r, e, s, x), Export its menu. */
 export function DetailActions({ detail }: { detail: LogDetail }) {
   const { ui, notices, deliveries } = useStores();
   const panel = useSlice(ui, (s) => s.panel);
@@ -41,6 +42,7 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
       <button type="button" className="secondary" onClick={() => void copyCurl()}>
         Copy as cURL
       </button>
+      <ExportMenu logId={detail.id} />
       <button
         type="button"
         className="secondary"

@@ -1,27 +1,44 @@
 import type { Endpoint } from '../api/client.ts';
 import { useState, type FormEvent } from 'react';
+import { EMPTY_DRAFT, isAboutCustomResponse, responseFromDraft } from '../lib/custom-response.ts';
 import { generateSecret, VALIDATION_TYPES, type ValidationType } from '../lib/validation-types.ts';
 import { useStores } from '../stores/app-stores.ts';
+import { CustomResponseFields } from './custom-response-fields.tsx';
 
-/** "New endpoint": name, validation type (with what it means), secret where the type signs, optional forward URL. */
+/**
+ * "New endpoint": name, validation type (with what it means), secret where the type
+ * signs, optional forward URL and custom response.
+ */
 export function EndpointForm({ onDone }: { onDone: (created: Endpoint | null) => void }) {
   const { endpoints } = useStores();
   const [name, setName] = useState('');
   const [type, setType] = useState<ValidationType>('none');
   const [secret, setSecret] = useState('');
   const [forwardUrl, setForwardUrl] = useState('');
+  const [response, setResponse] = useState(EMPTY_DRAFT);
+  // Why the engine (or the form's own check) refused: beside the custom response when it is about it, else above the buttons.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [responseError, setResponseError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const explains = VALIDATION_TYPES.find((t) => t.id === type)?.explains;
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
+    const customResponse = responseFromDraft(response);
+    setRefusal(null);
+    setResponseError(customResponse.ok ? null : customResponse.error);
+    if (!customResponse.ok) return;
     setBusy(true);
-    const created = await endpoints.getState().create({
-      name,
-      validationType: type,
-      ...(type !== 'none' ? { webhookSecret: secret } : {}),
-      ...(forwardUrl.trim() !== '' ? { forwardUrl: forwardUrl.trim() } : {}),
-    });
+    const created = await endpoints.getState().create(
+      {
+        name,
+        validationType: type,
+        ...(type !== 'none' ? { webhookSecret: secret } : {}),
+        ...(forwardUrl.trim() !== '' ? { forwardUrl: forwardUrl.trim() } : {}),
+        ...(customResponse.value !== null ? { customResponse: customResponse.value } : {}),
+      },
+      (message) => (isAboutCustomResponse(message) ? setResponseError : setRefusal)(message),
+    );
     setBusy(false);
     if (created) onDone(created);
   };
@@ -69,6 +86,12 @@ export function EndpointForm({ onDone }: { onDone: (created: Endpoint | null) =>
           type="url"
         />
       </label>
+      <CustomResponseFields draft={response} onChange={setResponse} error={responseError} />
+      {refusal !== null && (
+        <p className="form-error" role="alert">
+          {refusal}
+        </p>
+      )}
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create'}

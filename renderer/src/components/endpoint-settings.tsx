@@ -2,8 +2,9 @@ import { useEffect, useState } from 'react';
 import type { Endpoint } from '../api/client.ts';
 import { useStores } from '../stores/app-stores.ts';
 import { CopyButton } from './copy-button.tsx';
+import { EndpointCustomResponse } from './endpoint-custom-response.tsx';
 
-/** Rename, describe, switch off, roll the secret (shown once) or delete the selected endpoint. */
+/** Rename, describe, switch off, set its custom response, roll the secret (shown once) or delete the selected endpoint. */
 export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints } = useStores();
   const [name, setName] = useState(endpoint.name);
@@ -54,6 +55,7 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
           </label>
         </div>
       </form>
+      <EndpointCustomResponse endpoint={endpoint} />
       {endpoint.validationType !== 'none' && (
         <div className="panel-row">
           <button

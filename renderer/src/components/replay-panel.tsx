@@ -4,6 +4,7 @@ import { exactTime } from '../lib/relative-time.ts';
 import { replayTarget, targetBase } from '../lib/replay-target.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import type { ReplayRequest } from '../stores/replay-store.ts';
+import { ReplayDiffView } from './replay-diff-view.tsx';
 
 const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
 
@@ -30,6 +31,9 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
   const sending = useSlice(replay, (s) => s.sending);
   const result = useSlice(replay, (s) => (s.logId === detail.id ? s.result : null));
   const history = useSlice(replay, (s) => (s.logId === detail.id ? s.history : []));
+  const diff = useSlice(replay, (s) => (s.logId === detail.id ? s.diff : null));
+  // Replays ticked to compare, in the order ticked; at most two.
+  const [picked, setPicked] = useState<string[]>([]);
   const [target, setTarget] = useState(() =>
     replayTarget(replay.getState().targetBase(detail.endpointId), detail.path),
   );
@@ -118,10 +122,44 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
       )}
       {history.length > 0 && (
         <>
-          <h3>History</h3>
+          <div className="panel-head">
+            <h3>History</h3>
+            {history.length > 1 && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={picked.length !== 2}
+                title={picked.length === 2 ? undefined : 'Tick two replays'}
+                onClick={() => {
+                  // The older of the two is A: the diff reads as "what changed since".
+                  const [a, b] = [...picked].sort(
+                    (x, y) => history.findIndex((h) => h.id === y) - history.findIndex((h) => h.id === x),
+                  );
+                  void replay.getState().compare(detail.id, a!, b!);
+                }}
+              >
+                Compare responses
+              </button>
+            )}
+          </div>
           <ul className="history" aria-label="Replay history">
-            {history.map((h) => (
+            {history.map((h, i) => (
               <li key={h.id}>
+                {history.length > 1 && (
+                  <input
+                    type="checkbox"
+                    className="row-check"
+                    checked={picked.includes(h.id)}
+                    aria-label={`Compare replay ${history.length - i} (${h.status ?? h.error?.code ?? 'no answer'}, ${exactTime(h.createdAt)})`}
+                    onChange={(e) =>
+                      setPicked((p) =>
+                        e.target.checked
+                          ? [...p.filter((id) => id !== h.id), h.id].slice(-2)
+                          : p.filter((id) => id !== h.id),
+                      )
+                    }
+                  />
+                )}
                 <span className={h.status !== null && h.status < 400 ? 'status ok' : 'status failed'}>
                   {h.status ?? h.error?.code ?? 'no answer'}
                 </span>{' '}
@@ -131,6 +169,7 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
           </ul>
         </>
       )}
+      {diff && <ReplayDiffView diff={diff} onClose={() => replay.getState().closeDiff()} />}
     </section>
   );
 }

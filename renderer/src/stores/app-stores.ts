@@ -15,6 +15,7 @@ import { createCompareStore } from './compare-store.ts';
 import { createReplayStore } from './replay-store.ts';
 import { createShareStore } from './share-store.ts';
 import { createUiStore } from './ui-store.ts';
+import { createExportStore } from './export-store.ts';
 
 /** One store per domain, made once per page for one engine; components reach them through context. */
 export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getItem' | 'setItem'>) {
@@ -34,6 +35,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     ui: createUiStore(),
     compare: createCompareStore(client, report),
     metrics: createMetricsStore(client, report),
+    exports: createExportStore(client, report),
   };
 }
 

@@ -9,15 +9,21 @@ export interface EndpointsState {
   endpoints: Endpoint[];
   loaded: boolean;
   load(): Promise<void>;
-  /** The created endpoint, or null when the engine refused (the error shown in words). */
-  create(input: NewEndpoint): Promise<Endpoint | null>;
-  update(id: string, patch: EndpointPatch): Promise<boolean>;
+  /**
+   * The created endpoint, or null when the engine refused (the error shown in words,
+   * and given to `refused` so a form can say it next to its fields).
+   */
+  create(input: NewEndpoint, refused?: (message: string) => void): Promise<Endpoint | null>;
+  update(id: string, patch: EndpointPatch, refused?: (message: string) => void): Promise<boolean>;
   /** A new secret, answered once (the engine never shows it again); null when refused (said in words). */
   regenerate(id: string): Promise<string | null>;
   remove(id: string): Promise<void>;
-  /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver. */
-  sendTest(id: string): Promise<void>;
+  /** A realistic sample for the endpoint's provider, signed with its secret, through the real receiver: its log id. */
+  sendTest(id: string): Promise<string | null>;
 }
+
+/** The engine's sentence (which names the field) for a form to show beside itself. */
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesState, 'error' | 'info'>) =>
   createStore<EndpointsState>()((set) => ({
@@ -31,7 +37,7 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
         notices.error('Loading endpoints', e);
       }
     },
-    update: async (id, patch) => {
+    update: async (id, patch, refused) => {
       try {
         const updated = await client.patch('/api/endpoints/{endpointId}', {
           params: { path: { endpointId: id } },
@@ -41,6 +47,7 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
         return true;
       } catch (e) {
         notices.error('Saving the endpoint', e);
+        refused?.(messageOf(e));
         return false;
       }
     },
@@ -73,11 +80,13 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
           body: {},
         });
         notices.info(`Test delivery sent: the receiver answered ${r.status}.`);
+        return r.logId;
       } catch (e) {
         notices.error('Sending a test delivery', e);
+        return null;
       }
     },
-    create: async (input) => {
+    create: async (input, refused) => {
       try {
         const created = await client.post('/api/endpoints', { body: input });
         set((s) => ({ endpoints: [created, ...s.endpoints.filter((e) => e.id !== created.id)] }));
@@ -85,6 +94,7 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
         return created;
       } catch (e) {
         notices.error('Creating the endpoint', e);
+        refused?.(messageOf(e));
         return null;
       }
     },

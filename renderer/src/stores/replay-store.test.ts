@@ -1,0 +1,80 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApiClient } from '../../../server/api-client/api-client.ts';
+import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
+import { TargetServer, type Reply } from '../../../tests/helpers/target-server.ts';
+import { createNoticesStore } from './notices-store.ts';
+import { createReplayStore } from './replay-store.ts';
+
+const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
+};
+
+/** The replay store's response diff, against a real engine and a real target answering differently each time. */
+describe('the replay store: comparing two replays', () => {
+  let t: TestEngine;
+  let target: TargetServer;
+  let logId: string;
+
+  beforeAll(async () => {
+    t = await startTestEngine();
+    target = await TargetServer.start((_req, i): Reply =>
+      i === 0
+        ? { status: 200, headers: { 'x-run': 'one', 'content-type': 'application/json' }, body: '{"ok":true}' }
+        : { status: 500, headers: { 'content-type': 'application/json' }, body: '{"ok":false}' },
+    );
+    const ep = await t.endpoint({ name: 'a', validationType: 'none' });
+    const r = await t.deliver(`/webhook/${ep}`, { body: '{"n":1}', headers: { 'content-type': 'application/json' } });
+    logId = (r.body as { data: { id: string } }).data.id;
+  });
+  afterAll(async () => {
+    await target.close();
+    await t.stop();
+  });
+
+  const makeStore = () => {
+    const notices = createNoticesStore();
+    const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
+    return { store: createReplayStore(client, notices.getState(), memory()), notices };
+  };
+
+  test('two replays, then their diff: status, headers and body, b compared with a', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().open(logId);
+    for (let i = 0; i < 2; i++) {
+      await store.getState().send(logId, 'ep', target.url, { targetUrl: target.url });
+    }
+    const [newer, older] = store.getState().history;
+    expect(store.getState().history).toHaveLength(2);
+    await store.getState().compare(logId, older!.id, newer!.id);
+    const diff = store.getState().diff!;
+    expect(diff.a.id).toBe(older!.id);
+    expect(diff.status).toEqual({ a: 200, b: 500, changed: true });
+    expect(diff.headers.removed).toEqual([{ name: 'x-run', value: 'one' }]);
+    expect(diff.body.changed).toBe(true);
+    expect(diff.body.format).toBe('json');
+    expect(diff.body.patch).toContain('-  "ok": true');
+    expect(diff.body.patch).toContain('+  "ok": false');
+    expect(notices.getState().notices).toEqual([]);
+
+    store.getState().closeDiff();
+    expect(store.getState().diff).toBeNull();
+  });
+
+  test('a diff belongs to its log: opening another clears it; a refusal is said in words', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().open(logId);
+    const [newer, older] = store.getState().history;
+    await store.getState().compare(logId, older!.id, newer!.id);
+    expect(store.getState().diff).not.toBeNull();
+    await store.getState().open('log_other');
+    expect(store.getState().diff).toBeNull();
+    await store.getState().compare('log_other', 'rp_x', 'rp_y');
+    expect(store.getState().diff).toBeNull();
+    expect(notices.getState().notices.map((n) => n.text)).toEqual([
+      'Loading the replay history failed: Log log_other was not found. (LOG_NOT_FOUND)',
+      'Comparing the replays failed: Replay rp_x of log log_other was not found (query parameter a). (REPLAY_NOT_FOUND)',
+    ]);
+  });
+});
