@@ -82,7 +82,14 @@ export function SettingsForm({ settings }: { settings: Settings }) {
             {saving ? 'Saving…' : 'Save'}
           </button>
           {!unchanged && !saving && (
-            <button type="button" className="secondary" onClick={() => setDraft({})}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setDraft({});
+                store.getState().clearOutcome();
+              }}
+            >
               Discard changes
             </button>
           )}

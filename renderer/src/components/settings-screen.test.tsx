@@ -144,7 +144,7 @@ describe('SettingsScreen', () => {
 
   test('the theme is a Light / Dark / System choice bound to the theme store', async () => {
     const { stores } = show(sampleSettings());
-    const group = await screen.findByRole('group', { name: 'Colour theme' });
+    const group = await screen.findByRole('group', { name: 'Theme' });
     expect(group).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'System' })).toBeChecked();
     fireEvent.click(screen.getByRole('radio', { name: 'Dark' }));

@@ -15,7 +15,7 @@ export function ThemeChoiceGroup() {
     <section className="settings-section" aria-labelledby="appearance-title">
       <h3 id="appearance-title">Appearance</h3>
       <fieldset className="theme-choice">
-        <legend>Colour theme</legend>
+        <legend>Theme</legend>
         {CHOICES.map(([value, label]) => (
           <label key={value} className={choice === value ? 'chip selected' : 'chip'}>
             <input

@@ -7,7 +7,10 @@ export interface SettingsState {
   settings: Settings | null;
   loading: boolean;
   saving: boolean;
-  /** The last save's outcome, shown next to the Save button (and its errors next to their fields). */
+  /**
+   * The last save's outcome, shown next to the Save button (and its errors next to their fields);
+   * a failure also goes to the notices, like every failed action.
+   */
   outcome: { kind: 'saved' } | { kind: 'failed'; errors: SaveErrors } | null;
   load(): Promise<void>;
   /**
@@ -21,7 +24,7 @@ export interface SettingsState {
   clearOutcome(): void;
 }
 
-export const createSettingsStore = (client: ApiClient, notices: Pick<NoticesState, 'error' | 'info'>) =>
+export const createSettingsStore = (client: ApiClient, notices: Pick<NoticesState, 'error'>) =>
   createStore<SettingsState>()((set, get) => ({
     settings: null,
     loading: false,
@@ -41,7 +44,6 @@ export const createSettingsStore = (client: ApiClient, notices: Pick<NoticesStat
       try {
         const settings = await client.patch('/api/settings', { body: patch });
         set({ settings, saving: false, outcome: { kind: 'saved' } });
-        notices.info('Settings saved and applied.');
         return true;
       } catch (e) {
         set({ saving: false, outcome: { kind: 'failed', errors: saveErrors(e) } });
