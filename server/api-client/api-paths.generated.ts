@@ -3728,6 +3728,204 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The engine-wide settings (tunnel, retention, rate limit, LLM, ports) and where each value comes from */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The running settings */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['Settings'];
+            };
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change settings (owner account only): saved to config.json and applied without a restart */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            tunnel?: {
+              /** @description The localtunnel server, an absolute http(s) URL. */
+              host?: string;
+              /** @description 4-63 lowercase letters and digits; null = the one remembered for the host. */
+              subdomain?: string | null;
+            };
+            retention?: {
+              maxLogsPerAccount?: number;
+              maxBodyBytesPerAccount?: number;
+            };
+            rateLimit?: {
+              perSecond?: number;
+              burst?: number;
+            };
+            /** @description The URL and model go together; null turns the LLM off. */
+            llm?: {
+              url: string;
+              model: string;
+              /** @description Write-only: a new key, null to remove it, omitted to keep it. */
+              apiKey?: string | null;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description The settings after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['Settings'];
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description FORBIDDEN: only the owner account of this install may change settings (or the Host header is not allowed) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description SETTING_OVERRIDDEN: a flag or environment variable sets this value; CONFIG_FILE_INVALID / CONFIG_FILE_UNREADABLE: config.json cannot be read or holds an error, and was left as it is */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
   '/api/events': {
     parameters: {
       query?: never;
@@ -3824,7 +4022,8 @@ export interface components {
       | components['schemas']['ReplayCompletedEvent']
       | components['schemas']['ForwardUpdatedEvent']
       | components['schemas']['EndpointChangedEvent']
-      | components['schemas']['TunnelStatusEvent'];
+      | components['schemas']['TunnelStatusEvent']
+      | components['schemas']['SettingsChangedEvent'];
     LogCreatedEvent: {
       /**
        * @description discriminator enum property added by openapi-typescript
@@ -4003,6 +4202,29 @@ export interface components {
       lastDeliveryAt: string | null;
       /** @description While online through the public localtunnel service: what a browser visitor must do. */
       browserNotice: string | null;
+    };
+    SettingsChangedEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'settings.changed';
+      data: components['schemas']['SettingsChanged'];
+    };
+    SettingsChanged: {
+      changed: (
+        | 'tunnel.host'
+        | 'tunnel.subdomain'
+        | 'retention.maxLogsPerAccount'
+        | 'retention.maxBodyBytesPerAccount'
+        | 'rateLimit.perSecond'
+        | 'rateLimit.burst'
+        | 'llm.url'
+        | 'llm.model'
+        | 'llm.apiKey'
+        | 'ports.api'
+        | 'ports.receiver'
+      )[];
     };
     Version: {
       name: string;
@@ -4425,6 +4647,77 @@ export interface components {
         p50: number | null;
         p95: number | null;
       };
+    };
+    Settings: {
+      tunnel: {
+        /** @description The localtunnel server. */
+        host: string;
+        /** @description The subdomain asked for; null = the one remembered for the host. */
+        subdomain: string | null;
+      };
+      retention: {
+        maxLogsPerAccount: number;
+        maxBodyBytesPerAccount: number;
+      };
+      rateLimit: {
+        /** @description Deliveries per second per endpoint; 0 = no limit. */
+        perSecond: number;
+        burst: number;
+      };
+      /** @description The OpenAI-compatible server that adds prose to analyses; null = rules only. */
+      llm: {
+        url: string;
+        model: string;
+        /** @description Whether a key is configured (the key itself is never sent). */
+        apiKeySet: boolean;
+      } | null;
+      /** @description Read-only here: a port changes with its flag, variable or config.json key and a restart. */
+      ports: {
+        api: {
+          /** @description The port the listener is bound to now. */
+          port: number;
+          /** @description The `hookscope serve` flag that sets it. */
+          flag: string;
+          /** @description The environment variable that sets it. */
+          env: string;
+          /** @description The config.json key that sets it. */
+          configKey: string;
+        };
+        receiver: {
+          /** @description The port the listener is bound to now. */
+          port: number;
+          /** @description The `hookscope serve` flag that sets it. */
+          flag: string;
+          /** @description The environment variable that sets it. */
+          env: string;
+          /** @description The config.json key that sets it. */
+          configKey: string;
+        };
+      };
+      /** @description Where each value comes from. A value set by a flag or an environment variable wins over config.json: changing it here is refused (409 SETTING_OVERRIDDEN). */
+      sources: {
+        'tunnel.host': components['schemas']['SettingSource'];
+        'tunnel.subdomain': components['schemas']['SettingSource'];
+        'retention.maxLogsPerAccount': components['schemas']['SettingSource'];
+        'retention.maxBodyBytesPerAccount': components['schemas']['SettingSource'];
+        'rateLimit.perSecond': components['schemas']['SettingSource'];
+        'rateLimit.burst': components['schemas']['SettingSource'];
+        'llm.url': components['schemas']['SettingSource'];
+        'llm.model': components['schemas']['SettingSource'];
+        'llm.apiKey': components['schemas']['SettingSource'];
+        'ports.api': components['schemas']['SettingSource'];
+        'ports.receiver': components['schemas']['SettingSource'];
+      };
+      /** @description Whether this account may change them (the install owner only). */
+      canEdit: boolean;
+      /** @description The config.json a change is saved to. */
+      configFile: string;
+    };
+    SettingSource: {
+      /** @enum {string} */
+      from: 'flag' | 'env' | 'file' | 'default';
+      /** @description The flag, the environment variable or the config.json key; null for a default. */
+      name: string | null;
     };
   };
   responses: never;

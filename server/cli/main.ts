@@ -15,6 +15,7 @@ import { registerLogs } from './commands/logs.ts';
 import { registerOpen, type BrowserOpener } from './commands/open.ts';
 import { registerReplay } from './commands/replay.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerSettings } from './commands/settings.ts';
 import { registerShare } from './commands/share.ts';
 import { registerStart } from './commands/start.ts';
 import { registerTail } from './commands/tail.ts';
@@ -54,6 +55,7 @@ export async function main(argv: string[], io: CliIO = processIO, deps: CliDeps 
   registerExport(program, io, run);
   registerDiagnose(program, io, run);
   registerExplain(program, io, run);
+  registerSettings(program, io, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -4,6 +4,18 @@ import { ConfigError } from '../errors/config-error.ts';
 import { parseDuration } from './durations.ts';
 import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
+import {
+  absoluteHttpUrl,
+  llmApiKey,
+  llmModel,
+  llmUrl,
+  port,
+  positiveInt,
+  rateLimitPerSecond,
+  SUBDOMAIN_RE,
+  tunnelSubdomain,
+} from './config-rules.ts';
+import { settingSources, type SettingSources } from './setting-origins.ts';
 
 export interface EngineConfig {
   dataDir: string;
@@ -30,9 +42,14 @@ export interface EngineConfig {
   publicBaseUrl: string | null;
   /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
   forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
-  /** Optional LLM prose for analyses; null (the default) runs the rules alone. */
-  remediation: { llm: LlmConfig | null };
+  /**
+   * Optional LLM prose for analyses; null (the default) runs the rules alone.
+   * `envApiKey` is HOOKSCOPE_LLM_API_KEY when set: it applies to a URL set later in Settings too.
+   */
+  remediation: { llm: LlmConfig | null; envApiKey?: string };
   tunnel: TunnelConfig;
+  /** Which flag, variable or config.json key gave the settings the Settings screen shows; absent = default. */
+  sources: SettingSources;
 }
 
 /**
@@ -122,6 +139,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
     backoffMinMs: 1_000,
     backoffMaxMs: 30_000,
   },
+  sources: {},
 };
 
 export const CONFIG_DOC = [
@@ -288,16 +306,6 @@ export const CONFIG_DOC = [
   },
 ] as const;
 
-/** Tunnel subdomains we ask for (the localtunnel servers accept these). */
-const SUBDOMAIN_RE = /^[a-z0-9]{4,63}$/;
-const port = z.number().int().min(0).max(65535);
-const absoluteHttpUrl = z.string().refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL' });
-const positiveInt = z.number().int().positive();
-// Trimmed, as the z.url() this replaced did; the same message for a non-string.
-const llmUrl = z
-  .string({ error: 'must be an absolute http:// or https:// URL.' })
-  .trim()
-  .refine(isAbsoluteHttpUrl, { error: 'must be an absolute http:// or https:// URL.' });
 const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
   if (typeof v === 'number') return v;
   try {
@@ -308,7 +316,8 @@ const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
   }
 });
 
-const FileSchema = z.strictObject({
+/** What config.json may hold; `PATCH /api/settings` checks the whole file against it before writing. */
+export const ConfigFileSchema = z.strictObject({
   apiPort: port.optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
@@ -317,9 +326,7 @@ const FileSchema = z.strictObject({
     .optional(),
   receiver: z
     .strictObject({
-      rateLimit: z
-        .strictObject({ perSecond: z.number().int().min(0).optional(), burst: positiveInt.optional() })
-        .optional(),
+      rateLimit: z.strictObject({ perSecond: rateLimitPerSecond.optional(), burst: positiveInt.optional() }).optional(),
       headersTimeoutMs: duration.optional(),
       requestTimeoutMs: duration.optional(),
       bodyIdleTimeoutMs: duration.optional(),
@@ -348,8 +355,8 @@ const FileSchema = z.strictObject({
       llm: z
         .strictObject({
           url: llmUrl,
-          model: z.string().min(1),
-          apiKey: z.string().min(1).optional(),
+          model: llmModel,
+          apiKey: llmApiKey.optional(),
           timeoutMs: positiveInt.optional(),
         })
         .nullable()
@@ -360,11 +367,7 @@ const FileSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().optional(),
       host: absoluteHttpUrl.optional(),
-      subdomain: z
-        .string()
-        .regex(SUBDOMAIN_RE, { error: 'must be 4-63 lowercase letters and digits' })
-        .nullable()
-        .optional(),
+      subdomain: tunnelSubdomain.nullable().optional(),
       probeOrigin: absoluteHttpUrl.nullable().optional(),
       openTimeoutMs: duration.optional(),
       probeIntervalMs: z.union([z.literal(0), duration]).optional(),
@@ -376,7 +379,7 @@ const FileSchema = z.strictObject({
     .optional(),
 });
 
-type FileConfig = z.output<typeof FileSchema>;
+type FileConfig = z.output<typeof ConfigFileSchema>;
 
 export interface ConfigInput {
   dataDir: string;
@@ -493,7 +496,11 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
       maxBackoffMs: file.forward?.maxBackoffMs ?? d.forward.maxBackoffMs,
       timeoutMs: file.forward?.timeoutMs ?? d.forward.timeoutMs,
     },
-    remediation: { llm: resolveLlm(env, file.remediation?.llm ?? null) },
+    remediation: {
+      llm: resolveLlm(env, file.remediation?.llm ?? null),
+      ...(env.HOOKSCOPE_LLM_API_KEY ? { envApiKey: env.HOOKSCOPE_LLM_API_KEY } : {}),
+    },
+    sources: settingSources({ flags, env, file }),
   };
 }
 
@@ -526,7 +533,7 @@ function resolveLlm(env: NodeJS.ProcessEnv, file: LlmConfig | null): LlmConfig |
 
 function parseFile(file: unknown): FileConfig {
   if (file === undefined) return {};
-  const r = FileSchema.safeParse(file);
+  const r = ConfigFileSchema.safeParse(file);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const where = issue.path.map(String).join('.') || '(top level)';

@@ -24,6 +24,8 @@ import { receiverFeature } from '../receiver/receiver-feature.ts';
 import { remediationFeature } from '../remediation/remediation-feature.ts';
 import { replayFeature } from '../replay/replay-feature.ts';
 import { sessionFeature } from '../session/session-feature.ts';
+import { LiveSettings } from '../settings/live-settings.ts';
+import { settingsFeature } from '../settings/settings-feature.ts';
 import { shareFeature } from '../share/share-feature.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
 import { BaseUrls } from '../support/base-urls.ts';
@@ -146,6 +148,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       version: version.version,
     };
     const core = { store, clock, random, ids, urls, events, onError };
+    // The settings Settings may change while running; features read them through these functions at each use.
+    const settings = new LiveSettings(config);
 
     // The features, each after those it uses. Everything below is derived from this list.
     const accounts = listed(
@@ -153,7 +157,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     );
     const session = listed(sessionFeature({ ...core, tokens, sessionTtlMs: config.tokenTtlMs }));
     const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
-    const logs = listed(logsFeature({ ...core, retention: config.retention, endpoints: endpoints.service }));
+    const logs = listed(
+      logsFeature({ ...core, retention: () => settings.values.retention, endpoints: endpoints.service }),
+    );
     const replay = listed(
       replayFeature({ ...core, logs: logs.service, endpoints: endpoints.service, forwardPolicy: config.forward }),
     );
@@ -192,10 +198,19 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
           maxInFlightBodyBytes: config.receiver.maxInFlightBodyBytes,
         },
         secretGraceMs: config.secretGraceMs,
-        llm: config.remediation.llm,
+        llm: () => settings.values.llm,
       }),
     );
     const metrics = listed(metricsFeature({ ...core, ...readers }));
+    const settingsScreen = listed(
+      settingsFeature({
+        settings,
+        dataDir: config.dataDir,
+        tunnel: tunnel.service,
+        accounts: accounts.service,
+        events,
+      }),
+    );
     const live = listed(eventsFeature({ bus: events, logs: logs.service, heartbeatMs: config.sseHeartbeatMs }));
     let openapi: OpenApiDocument | null = null;
     // The document describes every route, its own included, so it is built on first request.
@@ -217,6 +232,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       diagnose,
       remediation,
       metrics,
+      settingsScreen,
       live,
     ];
     // Last: it takes every other feature's observers.
@@ -226,6 +242,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         endpoints: endpoints.service,
         logs: logs.service,
         config: config.receiver,
+        rateLimit: () => settings.values.rateLimit,
         maxBodyBytes: config.maxBodyBytes,
         observers: others.flatMap((f: Feature) => f.observers ?? []),
         reportFault,

@@ -3,6 +3,7 @@ import { EndpointChangedSchema } from '../endpoints/endpoint-events.ts';
 import { LogDeletedSchema, LogUpdatedSchema } from '../logs/log-events.ts';
 import { LogSummarySchema } from '../logs/logs-schemas.ts';
 import { ForwardStatusSchema, HistoryEntrySchema } from '../replay/replay-schemas.ts';
+import { SettingsChangedSchema } from '../settings/settings-schemas.ts';
 import { TunnelStatusSchema } from '../tunnel/tunnel-schemas.ts';
 
 /**
@@ -27,6 +28,8 @@ export const EVENT_MAP = {
   'endpoint.changed': EndpointChangedSchema,
   /** The tunnel's status changed (sent to every account): `GET /api/tunnel`. */
   'tunnel.status': TunnelStatusSchema,
+  /** Engine-wide settings changed (sent to every account): `GET /api/settings`. */
+  'settings.changed': SettingsChangedSchema,
 } as const;
 
 export type EngineEventType = keyof typeof EVENT_MAP;

@@ -9,7 +9,8 @@ import { LogsService } from './logs-service.ts';
 export interface LogsFeatureDeps {
   store: Store;
   ids: IdGenerator;
-  retention: RetentionPolicy;
+  /** The current budgets, read at each insert (Settings changes them live). */
+  retention: () => RetentionPolicy;
   /** The endpoints service: clearing an endpoint's logs checks the endpoint through it. */
   endpoints: LogActionsDeps['endpoints'];
   events: LogActionsDeps['events'];

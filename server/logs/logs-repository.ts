@@ -102,11 +102,13 @@ const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
 export class LogsRepository {
   constructor(
     private readonly store: Store,
-    private readonly retention: RetentionPolicy,
+    /** Read at each insert: Settings may change the budgets while the engine runs. */
+    private readonly retention: () => RetentionPolicy,
   ) {}
 
   /** Inserts a capture and applies retention in the same atomic record. */
   async insert(id: string, log: NewLog, ack: WriteAck): Promise<WriteReceipt> {
+    const retention = this.retention();
     const ops: WriteOp[] = [
       {
         sql: INSERT_LOG,
@@ -131,14 +133,10 @@ export class LogsRepository {
         ],
       },
       { sql: INSERT_BODY, params: [id, log.body] },
-      { sql: EVICT_OVER_COUNT, params: [log.accountId, this.retention.maxLogsPerAccount] },
+      { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount] },
       {
         sql: EVICT_OVER_BYTES,
-        params: [
-          log.accountId,
-          this.retention.maxBodyBytesPerAccount,
-          Math.floor(this.retention.maxBodyBytesPerAccount * 0.9),
-        ],
+        params: [log.accountId, retention.maxBodyBytesPerAccount, Math.floor(retention.maxBodyBytesPerAccount * 0.9)],
       },
     ];
     return this.store.write(ops, ack);

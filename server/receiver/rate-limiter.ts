@@ -26,26 +26,32 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
-    private readonly limit: RateLimit,
+    /**
+     * Read at each delivery: Settings may change the limit while the engine runs.
+     * A lower burst caps every bucket at its next take; a higher one fills them over time.
+     */
+    private readonly limit: () => RateLimit,
     private readonly clock: Clock,
   ) {}
 
   get enabled(): boolean {
-    return this.limit.perSecond > 0;
+    return this.limit().perSecond > 0;
   }
 
   /** The limit in words, for the 429's message. */
   describe(): string {
-    return `${this.limit.perSecond} deliveries per second (bursts of ${this.limit.burst})`;
+    const { perSecond, burst } = this.limit();
+    return `${perSecond} deliveries per second (bursts of ${burst})`;
   }
 
   take(key: string): RateDecision {
-    if (!this.enabled) return { allowed: true };
+    const { perSecond, burst } = this.limit();
+    if (perSecond <= 0) return { allowed: true };
     const now = this.clock.now();
-    const b = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
+    const b = this.buckets.get(key) ?? { tokens: burst, at: now };
     // A clock that steps back never adds tokens.
     const elapsed = Math.max(0, now - b.at);
-    b.tokens = Math.min(this.limit.burst, b.tokens + (elapsed * this.limit.perSecond) / 1000);
+    b.tokens = Math.min(burst, b.tokens + (elapsed * perSecond) / 1000);
     b.at = now;
     this.buckets.set(key, b);
     if (b.tokens >= 1) {

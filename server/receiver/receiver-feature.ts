@@ -3,14 +3,17 @@ import type { Clock } from '../support/clock.ts';
 import type { ReportFault } from '../support/logger-faults.ts';
 import { BodyBudget } from './body-budget.ts';
 import type { DeliveryObserver } from './delivery-observer.ts';
-import { RateLimiter } from './rate-limiter.ts';
+import { RateLimiter, type RateLimit } from './rate-limiter.ts';
 import { Receiver, receiverLimits, type ReceiverDeps } from './receiver-handler.ts';
 
 export interface ReceiverFeatureDeps {
   endpoints: ReceiverDeps['endpoints'];
   logs: ReceiverDeps['logs'];
   clock: Clock;
-  config: ReceiverConfig;
+  /** Fixed at start (the listener's timeouts are set when it opens). */
+  config: Omit<ReceiverConfig, 'rateLimit'>;
+  /** The current per-endpoint limit, read at each delivery (Settings changes it live). */
+  rateLimit: () => RateLimit;
   maxBodyBytes: number;
   /** Every other feature's observers: the receiver is built last, with the list complete. */
   observers: readonly DeliveryObserver[];
@@ -19,7 +22,7 @@ export interface ReceiverFeatureDeps {
 
 /** `/webhook/:endpointId`: limits, rate limit, verification, storage, then the observers. */
 export function receiverFeature(deps: ReceiverFeatureDeps) {
-  const rateLimiter = new RateLimiter(deps.config.rateLimit, deps.clock);
+  const rateLimiter = new RateLimiter(deps.rateLimit, deps.clock);
   const service = new Receiver({
     endpoints: deps.endpoints,
     logs: deps.logs,

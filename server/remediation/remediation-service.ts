@@ -23,8 +23,8 @@ export interface RemediationServiceDeps {
   limits: ReceiverLimitsForRules;
   /** How long a regenerated secret's predecessor stayed valid: gives the rotation time. */
   secretGraceMs: number;
-  /** Off (null) by default; the rules never depend on it. */
-  llm: LlmConfig | null;
+  /** Off (null) by default; the rules never depend on it. Read at each analysis (Settings changes it live). */
+  llm: () => LlmConfig | null;
   /**
    * `log.updated` (change `analysis`) when an analysis is stored. The engine
    * passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
@@ -61,8 +61,9 @@ export class RemediationService {
     const { summary, causes } = runRules(ctx);
     const createdAt = this.deps.clock.now();
     let analysis: StoredAnalysis = { logId, summary, causes, engine: 'rules', createdAt: isoTime(createdAt) };
-    if (this.deps.llm) {
-      const answer = await askLlm(this.deps.llm, LLM_SYSTEM_PROMPT, llmFacts(ctx, summary, causes));
+    const llm = this.deps.llm();
+    if (llm) {
+      const answer = await askLlm(llm, LLM_SYSTEM_PROMPT, llmFacts(ctx, summary, causes));
       analysis = answer.ok
         ? { ...analysis, engine: 'rules+llm', explanation: answer.text }
         : { ...analysis, llmError: answer.error };

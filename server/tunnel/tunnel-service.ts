@@ -114,6 +114,23 @@ export class TunnelService {
     return this.apply(input);
   }
 
+  /**
+   * The saved tunnel settings changed (server/settings, owner-checked there): a
+   * running tunnel reconnects with them, a stopped one uses them when it next
+   * starts. Unlike the API's `subdomain: null`, no subdomain here means "none
+   * chosen": the one remembered for the host is asked for again.
+   */
+  async reconfigure(settings: { host: string; subdomain: string | null }): Promise<TunnelView> {
+    const host = normalizeHost(settings.host);
+    if (host === this.host && settings.subdomain === this.explicitSubdomain) return this.status();
+    this.host = host;
+    this.explicitSubdomain = settings.subdomain;
+    this.wanted = null;
+    if (this.enabled) await this.connect();
+    await this.runtimeWrites;
+    return this.status();
+  }
+
   private async apply(input: TunnelUpdate): Promise<TunnelView> {
     let changed = false;
     if (input.host !== undefined) {
@@ -138,19 +155,24 @@ export class TunnelService {
     if (!this.enabled) {
       if (wasEnabled) await this.deps.supervisor.close();
     } else if (!wasEnabled || changed || (input.enabled === true && down)) {
-      if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
-      const { subdomain, remembered } = await this.resolveWanted();
-      await this.deps.supervisor.expose({
-        host: this.host,
-        subdomain,
-        remembered,
-        localPort: this.local.port,
-        ...(this.local.host ? { localHost: this.local.host } : {}),
-      });
+      await this.connect();
     }
     // runtime.json follows before the answer, so a CLI reading it next sees the change.
     await this.runtimeWrites;
     return this.status();
+  }
+
+  /** (Re)opens the tunnel with the current host and subdomain. */
+  private async connect(): Promise<void> {
+    if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
+    const { subdomain, remembered } = await this.resolveWanted();
+    await this.deps.supervisor.expose({
+      host: this.host,
+      subdomain,
+      remembered,
+      localPort: this.local.port,
+      ...(this.local.host ? { localHost: this.local.host } : {}),
+    });
   }
 
   /** Marks deliveries that arrived through the tunnel (their Host is the public URL's host). */

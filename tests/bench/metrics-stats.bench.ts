@@ -29,10 +29,10 @@ export async function measureMetricsStats(
   now: number,
   windows: readonly MetricsWindowName[] = METRICS_WINDOWS,
 ): Promise<StatsMeasure[]> {
-  const repo = new LogsRepository(store, {
+  const repo = new LogsRepository(store, () => ({
     maxLogsPerAccount: Number.MAX_SAFE_INTEGER,
     maxBodyBytesPerAccount: Number.MAX_SAFE_INTEGER,
-  });
+  }));
   const out: StatsMeasure[] = [];
   for (const name of windows) {
     const w = metricsWindow(name, now);

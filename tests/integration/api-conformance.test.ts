@@ -55,8 +55,12 @@ describe('API conformance: every response matches the OpenAPI document', () => {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    // A small body limit gives a truncated log (replay 409) without megabytes of traffic.
-    t = await startTestEngine({ maxBodyBytes: 4096 });
+    // A small body limit gives a truncated log (replay 409) without megabytes of traffic. The LLM key
+    // counts as set by the environment, so a settings change that would undo it is a 409.
+    t = await startTestEngine({
+      maxBodyBytes: 4096,
+      sources: { 'llm.apiKey': { from: 'env', name: 'HOOKSCOPE_LLM_API_KEY' } },
+    });
     target = await TargetServer.start(() => ({
       status: 200,
       headers: { 'content-type': 'application/json' },
@@ -360,6 +364,16 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       { op: 'post /api/tunnel', body: { enabled: false }, expect: 200 },
       { op: 'post /api/tunnel', body: {}, expect: 400 },
       { op: 'post /api/tunnel', body: { enabled: false }, token: otherToken, expect: 403 },
+      { op: 'get /api/settings', expect: 200 },
+      { op: 'get /api/settings', token: otherToken, expect: 200 },
+      { op: 'patch /api/settings', body: { retention: { maxLogsPerAccount: 10_000 } }, expect: 200 },
+      { op: 'patch /api/settings', body: { rateLimit: { perSecond: -1 } }, expect: 400 },
+      { op: 'patch /api/settings', body: { rateLimit: { burst: 5 } }, token: otherToken, expect: 403 },
+      {
+        op: 'patch /api/settings',
+        body: { llm: { url: target.url, model: 'm', apiKey: 'not-the-variable' } },
+        expect: 409,
+      },
       { op: 'get /api/events', expect: 200 },
       { op: 'get /api/events', query: { lastEventId: 'yesterday' }, expect: 400 },
       { op: 'post /api/session/codes', expect: 201 },
@@ -443,6 +457,8 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       'get /api/observability/metrics': {},
       'get /api/tunnel': {},
       'post /api/tunnel': { body: { enabled: false } },
+      'get /api/settings': {},
+      'patch /api/settings': { body: { retention: { maxLogsPerAccount: 10_000 } } },
       'get /api/events': {},
       'post /api/session/codes': {},
       'post /api/session': { token: null, body: { code: 'not-a-code' } },

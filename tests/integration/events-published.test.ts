@@ -261,6 +261,19 @@ describe('events published by the features on /api/events', () => {
     assert.ok(!mine.raw().includes(aliceEndpoint) && !mine.raw().includes(aliceLog));
   });
 
+  test('settings.changed reaches every account once, naming what changed', async () => {
+    const r = await t.api('PATCH', '/api/settings', { body: { retention: { maxLogsPerAccount: 10_000 } } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await mine.waitFor((e) => e.event === 'settings.changed');
+    await alices.waitFor((e) => e.event === 'settings.changed');
+    for (const stream of [mine, alices]) {
+      assert.deepEqual(
+        payloads(stream, 'settings.changed', () => true),
+        [{ changed: ['retention.maxLogsPerAccount'] }],
+      );
+    }
+  });
+
   test('the OpenAPI document describes the event map: EngineEvent, one component per event', async () => {
     const doc = (await t.api('GET', '/api/openapi.json', { token: null })).body;
     const schemas = doc.components.schemas;
@@ -275,6 +288,7 @@ describe('events published by the features on /api/events', () => {
         'forward.updated': ref('ForwardUpdatedEvent'),
         'endpoint.changed': ref('EndpointChangedEvent'),
         'tunnel.status': ref('TunnelStatusEvent'),
+        'settings.changed': ref('SettingsChangedEvent'),
       },
     });
     // Payloads that are API responses too are the same components.

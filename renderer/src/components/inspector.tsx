@@ -9,6 +9,7 @@ import { useDeepLink } from './use-deep-link.ts';
 import { useShortcuts } from './use-shortcuts.ts';
 import { useUnreadTitle } from './use-unread-title.ts';
 import { MetricsScreen } from './metrics-screen.tsx';
+import { SettingsScreen } from './settings-screen.tsx';
 import { TopBar } from './top-bar.tsx';
 import { useView } from './use-view.ts';
 
@@ -44,6 +45,9 @@ export function Inspector() {
           case 'endpoint.changed':
             void stores.endpoints.getState().load();
             break;
+          case 'settings.changed':
+            stores.settings.getState().changed();
+            break;
           case 'tunnel.status':
             stores.tunnel.getState().changed(event.data);
             void stores.endpoints.getState().load(); // receiving URLs follow the public URL
@@ -67,6 +71,8 @@ export function Inspector() {
       <TopBar />
       {view === 'metrics' ? (
         <MetricsScreen />
+      ) : view === 'settings' ? (
+        <SettingsScreen />
       ) : (
         <div className="panes">
           <EndpointsPane />

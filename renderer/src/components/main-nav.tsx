@@ -4,6 +4,7 @@ import { useView } from './use-view.ts';
 const LINKS: [View, string][] = [
   ['deliveries', 'Deliveries'],
   ['metrics', 'Metrics'],
+  ['settings', 'Settings'],
 ];
 
 /** The screens of the main area, as links: each has its own address, so reload, Back and a new tab keep it. */

@@ -4,6 +4,7 @@ import { viewOf } from './view-route.ts';
 describe('viewOf', () => {
   test.each([
     ['#/metrics', 'metrics'],
+    ['#/settings', 'settings'],
     ['', 'deliveries'],
     ['#/', 'deliveries'],
     ['#/metrics/extra', 'deliveries'],

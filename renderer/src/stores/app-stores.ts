@@ -8,6 +8,7 @@ import { createLiveStore } from './live-store.ts';
 import { createMetricsStore } from './metrics-store.ts';
 import { createNoticesStore } from './notices-store.ts';
 import { createSessionStore } from './session-store.ts';
+import { createSettingsStore } from './settings-store.ts';
 import { createThemeStore } from './theme-store.ts';
 import { createTunnelStore } from './tunnel-store.ts';
 import { createAnalysisStore } from './analysis-store.ts';
@@ -36,6 +37,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     compare: createCompareStore(client, report),
     metrics: createMetricsStore(client, report),
     exports: createExportStore(client, report),
+    settings: createSettingsStore(client, report),
   };
 }
 

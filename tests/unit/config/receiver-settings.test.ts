@@ -89,7 +89,7 @@ describe('receiver and retention settings', () => {
 describe('RateLimiter', () => {
   test('a full bucket of `burst`, refilled at `perSecond`, never above `burst`; Retry-After is one second', () => {
     const clock = new ManualClock(1_000_000);
-    const rl = new RateLimiter({ perSecond: 10, burst: 3 }, clock);
+    const rl = new RateLimiter(() => ({ perSecond: 10, burst: 3 }), clock);
     assert.deepEqual(
       [rl.take('a'), rl.take('a'), rl.take('a')].map((d) => d.allowed),
       [true, true, true],
@@ -115,18 +115,33 @@ describe('RateLimiter', () => {
 
   test('a clock that steps back adds nothing; perSecond 0 is off', () => {
     const clock = new ManualClock(5000);
-    const rl = new RateLimiter({ perSecond: 1, burst: 1 }, clock);
+    const rl = new RateLimiter(() => ({ perSecond: 1, burst: 1 }), clock);
     assert.equal(rl.take('k').allowed, true);
     clock.set(0);
     assert.equal(rl.take('k').allowed, false);
     clock.set(999);
     assert.equal(rl.take('k').allowed, false);
-    const off = new RateLimiter({ perSecond: 0, burst: 1 }, clock);
+    const off = new RateLimiter(() => ({ perSecond: 0, burst: 1 }), clock);
     assert.equal(off.enabled, false);
     assert.deepEqual(
       Array.from({ length: 5 }, () => off.take('k').allowed),
       [true, true, true, true, true],
     );
     assert.equal(DEFAULT_CONFIG.receiver.rateLimit.perSecond, 1000);
+  });
+
+  test('a limit changed while running applies at the next take: a lower burst caps full buckets, 0 turns it off', () => {
+    const clock = new ManualClock(0);
+    let limit = { perSecond: 1000, burst: 2000 };
+    const rl = new RateLimiter(() => limit, clock);
+    assert.equal(rl.take('k').allowed, true); // the bucket now holds 1999 tokens
+    limit = { perSecond: 1, burst: 2 };
+    assert.deepEqual(
+      [1, 2, 3].map(() => rl.take('k').allowed),
+      [true, true, false],
+    );
+    assert.equal(rl.describe(), '1 deliveries per second (bursts of 2)');
+    limit = { perSecond: 0, burst: 2 };
+    assert.equal(rl.take('k').allowed, true);
   });
 });

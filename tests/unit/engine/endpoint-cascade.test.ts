@@ -42,7 +42,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       ...core,
       store,
       endpoints,
-      retention: { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 },
+      retention: () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
     });
     const replay = replayFeature({
       ...core,
@@ -61,7 +61,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       replays: replay.service,
       limits: { maxBodyBytes: 1, requestTimeoutMs: 1, bodyIdleTimeoutMs: 1, maxInFlightBodyBytes: 1 },
       secretGraceMs: 1,
-      llm: null,
+      llm: () => null,
     });
     await store.load(migrationsOf([logs, replay, share, remediation]));
     features = { share, remediation, replay };

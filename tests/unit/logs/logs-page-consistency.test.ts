@@ -38,7 +38,7 @@ describe('log pages under concurrent writes', () => {
     const store = await SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations: logsMigrations }] });
     try {
       const logs = new LogsService(
-        new LogsRepository(store, { maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 }),
+        new LogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 })),
         new IdGenerator(new ManualClock(1_700_000_000_000), cryptoRandom),
       );
       // Deliveries arriving all the time, several in flight.

@@ -37,7 +37,7 @@ describe('share links and the browser notice of the public URL', () => {
       clock,
     });
     const logs = new LogsService(
-      new LogsRepository(store, { maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
+      new LogsRepository(store, () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 })),
       new IdGenerator(clock, cryptoRandom),
     );
     urls.receiver = 'http://127.0.0.1:4681';
