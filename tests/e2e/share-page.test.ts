@@ -4,8 +4,7 @@ import { ManualClock } from '../../server/support/clock.ts';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
-
-const SCREENSHOTS = new URL('./screenshots/', import.meta.url).pathname;
+import { SCREENSHOTS } from '../helpers/ui-page.ts';
 
 /** What an attacker would send to a webhook URL, hoping a teammate opens the share link. */
 const HOSTILE_BODY = [

@@ -3,8 +3,16 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { runCli } from './cli-process.ts';
 
-/** Where the e2e tests write the screenshots the README shows. */
-export const SCREENSHOTS = new URL('../e2e/screenshots/', import.meta.url).pathname;
+/**
+ * Where the e2e tests write their screenshots. The committed ones under
+ * tests/e2e/screenshots/ (shown in the README) change only on purpose, with
+ * UPDATE_SCREENSHOTS=1; every other run writes them to .tmp/screenshots/
+ * (ignored) to be looked at, so a test run never leaves the tree dirty.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? new URL('../e2e/screenshots/', import.meta.url).pathname
+    : new URL('../../.tmp/screenshots/', import.meta.url).pathname;
 
 /** A fresh one-time sign-in link, as a user gets it: `hookscope open --print`. */
 export async function signInLink(dataDir: string): Promise<string> {
