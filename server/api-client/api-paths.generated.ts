@@ -1268,6 +1268,8 @@ export interface paths {
           endpointId?: string;
           /** @description true: only pinned logs; false: only unpinned ones. */
           pinned?: boolean | 'true' | 'false' | 1 | 0;
+          /** @description Only logs of this event type (exact match, as `eventType` shows it). */
+          eventType?: string;
         };
         header?: never;
         path?: never;
@@ -4056,6 +4058,8 @@ export interface components {
       verification: components['schemas']['Verification'];
       /** @description A pinned log is never evicted by retention. */
       pinned: boolean;
+      /** @description The event the delivery names, such as checkout.session.completed or pull_request.opened (GitHub's X-GitHub-Event with the body's action, Shopify's X-Shopify-Topic, a JSON body's type as Stripe and Standard Webhooks send it, ...); null when it names none or was stored before event types were kept. */
+      eventType: string | null;
     };
     Verification: {
       /** @enum {string} */
@@ -4295,6 +4299,8 @@ export interface components {
       verification: components['schemas']['Verification'];
       /** @description A pinned log is never evicted by retention. */
       pinned: boolean;
+      /** @description The event the delivery names, such as checkout.session.completed or pull_request.opened (GitHub's X-GitHub-Event with the body's action, Shopify's X-Shopify-Topic, a JSON body's type as Stripe and Standard Webhooks send it, ...); null when it names none or was stored before event types were kept. */
+      eventType: string | null;
       /** @description Lower-case names; a repeated header is an array. */
       headers: {
         [key: string]: string | string[];

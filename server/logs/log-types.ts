@@ -31,6 +31,8 @@ export interface NewLog {
   durationMs: number;
   status: LogStatus;
   verification: LogVerification;
+  /** The event the delivery names (`eventTypeOf`, derived once at capture), or null. */
+  eventType: string | null;
 }
 
 export interface LogQuery {
@@ -41,6 +43,8 @@ export interface LogQuery {
   endpointId?: string;
   /** Only pinned logs (true) or only unpinned ones (false). */
   pinned?: boolean;
+  /** Only logs of this event type (exact match). */
+  eventType?: string;
 }
 
 /** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */

@@ -23,6 +23,7 @@ export function summaryView(l: StoredLog): LogSummary {
     status: l.status,
     verification: l.verification,
     pinned: l.pinned,
+    eventType: l.eventType,
   };
 }
 

@@ -82,4 +82,14 @@ export const logsMigrations: Migration[] = [
               WHERE account_id = OLD.account_id;
           END;`,
   },
+  {
+    // The event a delivery names (server/logs/event-type.ts), derived once by the receiver.
+    // Logs stored before this step keep null: deriving it here would mean a second
+    // implementation in SQL (header names in any case inside raw_headers, GitHub's action,
+    // Slack's inner event, the JSON and size checks) that could disagree with the first.
+    // No index: the filter is narrowed by the account's index like the status filter.
+    number: 5,
+    name: 'logs_event_type',
+    sql: 'ALTER TABLE logs ADD COLUMN event_type TEXT;',
+  },
 ];

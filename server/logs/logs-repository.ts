@@ -33,6 +33,7 @@ export interface LogRow {
   status: string;
   verification: string;
   pinned: number;
+  event_type: string | null;
   body?: Uint8Array | null;
 }
 
@@ -56,6 +57,7 @@ export interface StoredLog {
   status: LogStatus;
   verification: LogVerification;
   pinned: boolean;
+  eventType: string | null;
   body: Buffer | null;
 }
 
@@ -71,11 +73,12 @@ export interface RetentionPolicy {
 }
 
 const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, l.raw_headers,
-  l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification, l.pinned`;
+  l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification, l.pinned,
+  l.event_type`;
 
 const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
-  size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification, event_type)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_BODY = 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)';
 
 // Oldest unpinned first beyond the per-account limit of unpinned logs; the LIMIT is 0 (no
@@ -130,6 +133,7 @@ export class LogsRepository {
           log.durationMs,
           log.status,
           JSON.stringify(log.verification),
+          log.eventType,
         ],
       },
       { sql: INSERT_BODY, params: [id, log.body] },
@@ -152,6 +156,10 @@ export class LogsRepository {
     if (q.status) {
       where.push('l.status = ?');
       params.push(q.status);
+    }
+    if (q.eventType !== undefined) {
+      where.push('l.event_type = ?');
+      params.push(q.eventType);
     }
     if (q.pinned !== undefined) {
       where.push('l.pinned = ?');
@@ -339,6 +347,7 @@ function decode(r: LogRow): StoredLog {
     status: r.status as LogStatus,
     verification: JSON.parse(r.verification) as LogVerification,
     pinned: r.pinned === 1,
+    eventType: r.event_type,
     body: r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
   };
 }

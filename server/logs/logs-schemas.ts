@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { booleanLike, queryInt } from '../http/schemas.ts';
 import { SCHEME_IDS } from '../signatures/scheme-ids.ts';
 import { VERIFICATION_REASONS } from '../signatures/verification.ts';
+import { EVENT_TYPE_MAX_LENGTH } from './event-type.ts';
 import { LOG_STATUSES } from './log-status.ts';
 import { MAX_DELETE_IDS } from './log-types.ts';
 
@@ -16,6 +17,11 @@ export const LogListQuery = z.object({
   search: single('search').max(500, { error: 'search must be at most 500 characters.' }).optional(),
   endpointId: single('endpointId').min(1).max(100, { error: 'endpointId must be at most 100 characters.' }).optional(),
   pinned: booleanLike('pinned').optional().meta({ description: 'true: only pinned logs; false: only unpinned ones.' }),
+  eventType: single('eventType')
+    .min(1, { error: 'eventType must not be empty.' })
+    .max(EVENT_TYPE_MAX_LENGTH, { error: `eventType must be at most ${EVENT_TYPE_MAX_LENGTH} characters.` })
+    .optional()
+    .meta({ description: 'Only logs of this event type (exact match, as `eventType` shows it).' }),
 });
 
 export const WebhookListQuery = LogListQuery.pick({ limit: true, offset: true, endpointId: true });
@@ -81,6 +87,15 @@ export const LogSummarySchema = z
     status: z.enum(LOG_STATUSES),
     verification: VerificationSchema,
     pinned: z.boolean().meta({ description: 'A pinned log is never evicted by retention.' }),
+    eventType: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The event the delivery names, such as checkout.session.completed or pull_request.opened (GitHub's " +
+          "X-GitHub-Event with the body's action, Shopify's X-Shopify-Topic, a JSON body's type as Stripe and " +
+          'Standard Webhooks send it, ...); null when it names none or was stored before event types were kept.',
+      }),
   })
   .meta({ id: 'LogSummary' });
 

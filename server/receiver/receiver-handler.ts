@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { GoneError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors/app-errors.ts';
 import { sendData, sendError } from '../http/envelope.ts';
+import { eventTypeOf } from '../logs/event-type.ts';
 import type { NewLog } from '../logs/log-types.ts';
 import type { LogVerification } from '../logs/logs-schemas.ts';
 import type { Clock } from '../support/clock.ts';
@@ -115,6 +116,7 @@ export class Receiver {
       if (read.outcome === 'aborted') return; // the sender is gone; nothing was acknowledged
       const refusal = refusalFor(read, this.deps.limits, this.deps.budget.limitBytes);
       const rawHeaders = headerPairs(req.rawHeaders);
+      const headers = headerObject(rawHeaders);
       const verification: LogVerification = refusal
         ? {
             scheme: endpoint.validationType,
@@ -125,7 +127,7 @@ export class Receiver {
           }
         : verify(endpoint.validationType, {
             rawBody: read.body,
-            headers: headerObject(rawHeaders),
+            headers,
             secrets: endpoint.secrets,
             signatureHeader: endpoint.signatureHeader,
             toleranceSeconds: endpoint.toleranceSeconds,
@@ -133,6 +135,8 @@ export class Receiver {
           });
 
       const status = verification.result === 'invalid' ? 'failed' : 'success';
+      const contentType = req.headers['content-type'] ?? null;
+      const truncated = refusal !== null && read.body.length < read.size;
       const log: NewLog = {
         accountId: endpoint.accountId,
         endpointId: endpoint.id,
@@ -140,16 +144,18 @@ export class Receiver {
         path: target.path,
         query: target.query,
         rawHeaders,
-        contentType: req.headers['content-type'] ?? null,
+        contentType,
         size: read.size,
         declaredSize: read.declaredSize,
         body: read.body,
-        truncated: refusal !== null && read.body.length < read.size,
+        truncated,
         sourceIp: clientAddress(req),
         receivedAt,
         durationMs: Math.round(performance.now() - started),
         status,
         verification,
+        // Once, here: the list and live events read it from the stored log.
+        eventType: eventTypeOf({ headers, contentType, body: read.body, truncated }),
       };
       const { id: logId, settled } = await this.deps.logs.record(log);
       releaseAfter = settled;

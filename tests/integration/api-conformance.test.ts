@@ -84,8 +84,9 @@ describe('API conformance: every response matches the OpenAPI document', () => {
     ids.none = await t.endpoint({ name: 'none', validationType: 'none', forwardUrl: target.url });
 
     // A delivery that fails verification (analyze 200) and one that passes (analyze 409).
+    // It names its event, so the documents' eventType is checked as a string too, not only as null.
     await t.deliver(`/webhook/${ids.stripe}`, {
-      body: '{"id":"evt_1"}',
+      body: '{"id":"evt_1","type":"invoice.paid"}',
       headers: { 'content-type': 'application/json' },
     });
     await t.deliver(`/webhook/${ids.none}`, {
@@ -259,6 +260,8 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       { op: 'get /api/webhooks/logs', query: { limit: 'many' }, expect: 400 },
       { op: 'get /api/webhooks/logs', query: { pinned: 'true' }, expect: 200 },
       { op: 'get /api/webhooks/logs', query: { pinned: 'maybe' }, expect: 400 },
+      { op: 'get /api/webhooks/logs', query: { eventType: 'invoice.paid' }, expect: 200 },
+      { op: 'get /api/webhooks/logs', query: { eventType: 'x'.repeat(121) }, expect: 400 },
       { op: 'get /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, expect: 200 },
       { op: 'patch /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, body: { pinned: true }, expect: 200 },
       { op: 'patch /api/webhooks/logs/{logId}', params: { logId: ids.okLog! }, body: {}, expect: 400 },

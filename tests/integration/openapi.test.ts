@@ -53,7 +53,7 @@ describe('OpenAPI document', () => {
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
     const list = doc.paths['/api/webhooks/logs'].get;
     const names = list.parameters.map((p: { name: string }) => p.name).sort();
-    assert.deepEqual(names, ['endpointId', 'limit', 'offset', 'pinned', 'search', 'status']);
+    assert.deepEqual(names, ['endpointId', 'eventType', 'limit', 'offset', 'pinned', 'search', 'status']);
   });
 
   test('GET /api/version answers name and version', async () => {

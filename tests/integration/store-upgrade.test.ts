@@ -31,6 +31,7 @@ const TODAY = [
   ['logs', 2],
   ['logs', 3],
   ['logs', 4],
+  ['logs', 5],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
@@ -101,14 +102,15 @@ describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), o
 
   test('keeps every log, the journal-only one included, with its verification', async () => {
     const r = await t.api('GET', `/api/webhooks/logs?limit=100`);
-    const logs = r.body.data.logs as { id: string; status: string; pinned: boolean }[];
+    const logs = r.body.data.logs as { id: string; status: string; pinned: boolean; eventType: string | null }[];
     const old = logs.filter((l) => [expected.validLog, expected.badLog, expected.journalLog].includes(l.id));
     assert.deepEqual(
-      old.map((l) => [l.id, l.status, l.pinned]),
+      // Event types are derived at capture; logs stored before they were kept have none.
+      old.map((l) => [l.id, l.status, l.pinned, l.eventType]),
       [
-        [expected.journalLog, 'success', false],
-        [expected.badLog, 'failed', false],
-        [expected.validLog, 'success', false],
+        [expected.journalLog, 'success', false, null],
+        [expected.badLog, 'failed', false, null],
+        [expected.validLog, 'success', false, null],
       ],
     );
     const detail = await t.api('GET', `/api/webhooks/logs/${expected.badLog}`);

@@ -4,6 +4,7 @@ import { exactTime } from '../lib/relative-time.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { BodyView } from './body-view.tsx';
 import { CopyButton } from './copy-button.tsx';
+import { EventType } from './delivery-row.tsx';
 import { DetailActions } from './detail-actions.tsx';
 import { ExplainPanel } from './explain-panel.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
@@ -47,6 +48,8 @@ export function DetailPane() {
         {queryText(detail.query)}
       </h2>
       <p className="meta">
+        {detail.eventType !== null && <EventType name={detail.eventType} />}
+        {detail.eventType !== null && ' '}
         {exactTime(detail.receivedAt)} · {formatBytes(detail.size)} · {detail.contentType ?? 'no content type'} ·{' '}
         {detail.sourceIp ?? 'unknown source'}
       </p>

@@ -11,9 +11,11 @@ export function useUnreadTitle(stores: AppStores): void {
     const show = (): void => {
       document.title = unread > 0 ? `(${unread}) Hookscope` : 'Hookscope';
     };
+    // The store counts deliveries added on top (`arrivals`): rows from a next page or a
+    // new filter are not news, and comparing whole lists of 10,000 rows on every change was slow.
     const unsubscribe = stores.deliveries.subscribe((s, before) => {
-      const fresh = s.logs.filter((l) => !before.logs.some((b) => b.id === l.id)).length;
-      if (fresh > 0 && document.visibilityState === 'hidden' && s.filter === before.filter) {
+      const fresh = s.arrivals - before.arrivals;
+      if (fresh > 0 && document.visibilityState === 'hidden') {
         unread += fresh;
         show();
       }

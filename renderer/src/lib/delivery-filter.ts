@@ -20,10 +20,11 @@ export function matchesFilter(log: LogSummary, f: DeliveryFilter): boolean | 'un
   return f.search.trim() === '' ? true : 'unknown';
 }
 
-/** The list query for a filter (what GET /api/webhooks/logs takes). */
-export function listQuery(f: DeliveryFilter, limit: number) {
+/** The list query for a filter (what GET /api/webhooks/logs takes), from `offset` on. */
+export function listQuery(f: DeliveryFilter, limit: number, offset = 0) {
   return {
     limit: String(limit),
+    ...(offset > 0 ? { offset: String(offset) } : {}),
     ...(f.status !== 'all' ? { status: f.status } : {}),
     ...(f.search.trim() !== '' ? { search: f.search.trim() } : {}),
     ...(f.endpointId !== null ? { endpointId: f.endpointId } : {}),

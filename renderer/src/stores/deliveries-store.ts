@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient, LogDetail, LogSummary } from '../api/client.ts';
 import { ALL_DELIVERIES, listQuery, matchesFilter, type DeliveryFilter } from '../lib/delivery-filter.ts';
+import { appendPage, MAX_ROWS, newAtTop, prependHead } from '../lib/delivery-pages.ts';
 import type { NoticesState } from './notices-store.ts';
 
 /** The engine's largest page (GET /api/webhooks/logs takes at most 200). */
@@ -8,9 +9,20 @@ export const PAGE = 200;
 
 export interface DeliveriesState {
   logs: LogSummary[];
+  /** How many deliveries match the filter in the engine (the list may hold fewer: see `hasMore`). */
   total: number;
+  /** The engine has rows below the last one loaded. */
+  hasMore: boolean;
   filter: DeliveryFilter;
   loading: boolean;
+  /** A next page is on its way. */
+  loadingMore: boolean;
+  /** The last next page failed (said in a notice); it is not asked again until `loadMore(true)`. */
+  moreFailed: boolean;
+  /** "Follow newest": a delivery that arrives is scrolled to and opened (lib/follow-newest.ts). */
+  following: boolean;
+  /** Counts deliveries added at the top of the list since it was made (live, or found by a reload). */
+  arrivals: number;
   selectedId: string | null;
   detail: LogDetail | null;
   /** Rows ticked for Compare, Delete or Export, in the order they were ticked. */
@@ -18,10 +30,18 @@ export interface DeliveriesState {
   /** Ticks or unticks a row; with `range`, every row between the last ticked one and this one. */
   toggleChecked(id: string, range?: boolean): void;
   clearChecked(): void;
-  /** Reloads the list for the current filter (also after a reconnect: the backfill). */
+  /** Reloads the list's first page for the current filter (also after a reconnect: the backfill). */
   load(): Promise<void>;
+  /**
+   * Loads the next page below the rows loaded (the list scrolled near its end). Does
+   * nothing while a page is on its way, when nothing is left, or after a failure
+   * unless `retry`.
+   */
+  loadMore(retry?: boolean): Promise<void>;
+  setFollowing(on: boolean): void;
   setFilter(patch: Partial<DeliveryFilter>): Promise<void>;
-  select(id: string | null): Promise<void>;
+  /** Opens a delivery. The user's own choice (the default) stops "Follow newest"; following passes `byFollowing`. */
+  select(id: string | null, byFollowing?: boolean): Promise<void>;
   /** A `log.created` event: shown at once when it matches, else the list is asked again. */
   received(log: LogSummary): void;
   /** A `log.updated` event: refreshes the open detail if it is that log. */
@@ -40,6 +60,8 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
   createStore<DeliveriesState>()((set, get) => {
     // Answers for an older filter are dropped: only the latest request may write the list.
     let requestSeq = 0;
+    // The filter the rows shown were read with: a reload for the same one may find new deliveries on top.
+    let shownFilter: DeliveryFilter | null = null;
     const fetchDetail = async (id: string): Promise<void> => {
       try {
         const detail = await client.get('/api/webhooks/logs/{logId}', { params: { path: { logId: id } } });
@@ -48,11 +70,52 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
         notices.error('Opening the delivery', e);
       }
     };
+    // Beyond MAX_ROWS the oldest rows loaded go; scrolling down asks for them again.
+    const capped = (logs: LogSummary[]): Pick<DeliveriesState, 'logs'> | Pick<DeliveriesState, 'logs' | 'hasMore'> =>
+      logs.length > MAX_ROWS ? { logs: logs.slice(0, MAX_ROWS), hasMore: true } : { logs };
+    // A live delivery under a search: only the engine knows whether it matches (it alone sees
+    // bodies), so its first page is asked again and merged on top, keeping the rows loaded below.
+    // One request at a time: deliveries arriving meanwhile are covered by one more after it.
+    let headInFlight = false;
+    let headAgain = false;
+    const refreshHead = async (): Promise<void> => {
+      if (headInFlight) {
+        headAgain = true;
+        return;
+      }
+      headInFlight = true;
+      try {
+        do {
+          headAgain = false;
+          await refreshHeadOnce();
+        } while (headAgain);
+      } finally {
+        headInFlight = false;
+      }
+    };
+    const refreshHeadOnce = async (): Promise<void> => {
+      const seq = requestSeq;
+      try {
+        const page = await client.get('/api/webhooks/logs', { params: { query: listQuery(get().filter, PAGE) } });
+        if (seq !== requestSeq) return;
+        set((s) => {
+          const { logs, added } = prependHead(s.logs, page.logs);
+          return { ...capped(logs), total: page.total, arrivals: s.arrivals + added };
+        });
+      } catch (e) {
+        notices.error('Loading deliveries', e);
+      }
+    };
     return {
       logs: [],
       total: 0,
+      hasMore: false,
       filter: ALL_DELIVERIES,
       loading: false,
+      loadingMore: false,
+      moreFailed: false,
+      following: true,
+      arrivals: 0,
       selectedId: null,
       detail: null,
       checked: [],
@@ -72,32 +135,68 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
       clearChecked: () => set({ checked: [] }),
       load: async () => {
         const seq = ++requestSeq;
-        set({ loading: true });
+        const filter = get().filter;
+        // A next page still on its way belongs to the old list: its answer is dropped (requestSeq).
+        set({ loading: true, loadingMore: false, moreFailed: false });
         try {
-          const page = await client.get('/api/webhooks/logs', { params: { query: listQuery(get().filter, PAGE) } });
-          if (seq === requestSeq) set({ logs: page.logs, total: page.total, loading: false });
+          const page = await client.get('/api/webhooks/logs', { params: { query: listQuery(filter, PAGE) } });
+          if (seq !== requestSeq) return;
+          const arrived = shownFilter === filter ? newAtTop(get().logs, page.logs) : 0;
+          shownFilter = filter;
+          set((s) => ({
+            logs: page.logs,
+            total: page.total,
+            hasMore: page.hasMore,
+            loading: false,
+            arrivals: s.arrivals + arrived,
+          }));
         } catch (e) {
           if (seq === requestSeq) set({ loading: false });
           notices.error('Loading deliveries', e);
         }
       },
+      loadMore: async (retry = false) => {
+        const s = get();
+        if (s.loading || s.loadingMore || !s.hasMore || (s.moreFailed && !retry)) return;
+        const seq = requestSeq;
+        set({ loadingMore: true, moreFailed: false });
+        try {
+          const page = await client.get('/api/webhooks/logs', {
+            params: { query: listQuery(s.filter, PAGE, s.logs.length) },
+          });
+          if (seq !== requestSeq) return;
+          set((now) => {
+            const logs = appendPage(now.logs, page.logs);
+            // Nothing new on a page that said there was more (the rows moved under it): stop rather than loop.
+            const stuck = logs.length === now.logs.length && page.logs.length > 0;
+            return { logs, total: page.total, hasMore: page.hasMore && !stuck, loadingMore: false };
+          });
+        } catch (e) {
+          if (seq !== requestSeq) return;
+          set({ loadingMore: false, moreFailed: true });
+          notices.error('Loading more deliveries', e);
+        }
+      },
+      setFollowing: (following) => set({ following }),
       setFilter: async (patch) => {
         set((s) => ({ filter: { ...s.filter, ...patch } }));
         await get().load();
       },
-      select: async (id) => {
-        set({ selectedId: id, detail: null });
+      select: async (id, byFollowing = false) => {
+        set(byFollowing ? { selectedId: id, detail: null } : { selectedId: id, detail: null, following: false });
         if (id !== null) await fetchDetail(id);
       },
       received: (log) => {
         const match = matchesFilter(log, get().filter);
         if (match === 'unknown') {
-          void get().load();
+          void refreshHead();
           return;
         }
         if (!match) return;
         set((s) =>
-          s.logs.some((l) => l.id === log.id) ? s : { logs: [log, ...s.logs].slice(0, PAGE), total: s.total + 1 },
+          s.logs.some((l) => l.id === log.id)
+            ? s
+            : { ...capped([log, ...s.logs]), total: s.total + 1, arrivals: s.arrivals + 1 },
         );
       },
       updated: async (logId) => {

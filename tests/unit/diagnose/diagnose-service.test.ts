@@ -28,6 +28,7 @@ const DETAIL: LogDetail = {
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
   pinned: false,
+  eventType: null,
   headers: { 'content-type': 'application/json' },
   rawHeaders: [['Content-Type', 'application/json']],
   body: '{}',

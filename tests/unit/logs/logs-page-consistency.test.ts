@@ -30,6 +30,7 @@ const capture = (i: number): NewLog => ({
   durationMs: 1,
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+  eventType: null,
 });
 
 describe('log pages under concurrent writes', () => {

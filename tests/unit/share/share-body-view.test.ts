@@ -20,6 +20,7 @@ const log = (body: string): LogDetail => ({
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
   pinned: false,
+  eventType: null,
   headers: {},
   rawHeaders: [],
   body,

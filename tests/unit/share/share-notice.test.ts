@@ -59,6 +59,7 @@ describe('share links and the browser notice of the public URL', () => {
         durationMs: 0,
         status: 'success',
         verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+        eventType: null,
       },
       'applied',
     ));
