@@ -58,6 +58,22 @@ describe('the deliveries store', () => {
     expect(store.getState().total).toBe(before.length + 1);
   });
 
+  test('a live delivery that arrives while the list is loading stays on top when the older answer lands', async () => {
+    const { store } = makeStore();
+    await store.getState().setFilter({ endpointId: ep });
+    const before = store.getState().logs.map((l) => l.id);
+    // The reload asks the engine first; the event for a delivery stored after that query comes before its answer.
+    const reload = store.getState().load();
+    const fresh = { ...store.getState().logs[0]!, id: 'log_during_load' };
+    store.getState().received(fresh);
+    await reload;
+    expect(store.getState().logs.map((l) => l.id)).toEqual(['log_during_load', ...before]);
+    expect(store.getState().total).toBe(before.length + 1);
+    // A reload with nothing arriving meanwhile shows the engine's list as it is.
+    await store.getState().load();
+    expect(store.getState().logs.map((l) => l.id)).toEqual(before);
+  });
+
   test('opening a delivery reads its detail; a failure is told in words', async () => {
     const { store, notices } = makeStore();
     await store.getState().load();

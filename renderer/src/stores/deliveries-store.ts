@@ -62,6 +62,9 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
     let requestSeq = 0;
     // The filter the rows shown were read with: a reload for the same one may find new deliveries on top.
     let shownFilter: DeliveryFilter | null = null;
+    // Live deliveries shown while a reload is on its way (oldest first). The engine may have
+    // answered the reload's query before storing them, so its answer alone would drop them.
+    let liveDuringLoad: LogSummary[] = [];
     const fetchDetail = async (id: string): Promise<void> => {
       try {
         const detail = await client.get('/api/webhooks/logs/{logId}', { params: { path: { logId: id } } });
@@ -138,14 +141,18 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
         const filter = get().filter;
         // A next page still on its way belongs to the old list: its answer is dropped (requestSeq).
         set({ loading: true, loadingMore: false, moreFailed: false });
+        liveDuringLoad = [];
         try {
           const page = await client.get('/api/webhooks/logs', { params: { query: listQuery(filter, PAGE) } });
           if (seq !== requestSeq) return;
+          const listed = new Set(page.logs.map((l) => l.id));
+          const missed = liveDuringLoad.filter((l) => !listed.has(l.id)).reverse();
+          liveDuringLoad = [];
           const arrived = shownFilter === filter ? newAtTop(get().logs, page.logs) : 0;
           shownFilter = filter;
           set((s) => ({
-            logs: page.logs,
-            total: page.total,
+            logs: [...missed, ...page.logs],
+            total: page.total + missed.length,
             hasMore: page.hasMore,
             loading: false,
             arrivals: s.arrivals + arrived,
@@ -193,6 +200,7 @@ export const createDeliveriesStore = (client: ApiClient, notices: Pick<NoticesSt
           return;
         }
         if (!match) return;
+        if (get().loading) liveDuringLoad.push(log);
         set((s) =>
           s.logs.some((l) => l.id === log.id)
             ? s
