@@ -53,8 +53,8 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
   (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
   the page is loaded (once with an empty cache, then again with the hashed assets cached,
   as on every later launch) and timed from navigation to the first delivery row. Then,
-  with the page open and live, marked deliveries go in one every 100 ms while autocannon
-  sends 100 others a second; a MutationObserver in the page notes when each marked row
+  with the page open and live, marked deliveries go in one every 100 ms while 100 others
+  a second go to the same endpoint, one every 10 ms; a MutationObserver in the page notes when each marked row
   appears, and that is compared with the moment its 2xx reached the sender.
 - **Metrics**: the 24h and 30d metrics at those 100,000 logs, through the API and as the
   repository's stats query alone (tests/bench/metrics-stats.bench.ts).
