@@ -33,9 +33,11 @@ export function failureNotice(event: EngineEvent, ctx: NoticeContext): FailureNo
   const log = event.data;
   // The verifier's sentence, else its reason code in words (`payload_too_large` -> "payload too large").
   const why = log.verification.detail ?? log.verification.reason?.replaceAll('_', ' ') ?? null;
+  // `path` is the sub-path after /webhook/<endpointId>: mostly "/", said only when it is more.
+  const request = `${log.method} to ${log.endpointId}${log.path === '/' ? '' : log.path}`;
   return {
     title: 'Webhook delivery failed',
-    body: why ? `${log.method} ${log.path}: ${why}` : `${log.method} ${log.path}`,
+    body: why ? `${request}: ${why}` : request,
     logId: log.id,
   };
 }

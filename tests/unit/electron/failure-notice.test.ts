@@ -8,7 +8,7 @@ const log = (over: Partial<LogSummary> = {}): LogSummary => ({
   id: 'log_01',
   endpointId: 'ep_1',
   method: 'POST',
-  path: '/webhook/ep_1',
+  path: '/',
   query: {},
   contentType: 'application/json',
   size: 10,
@@ -36,12 +36,12 @@ describe('the failed-delivery notification', () => {
   test('a failed delivery while the window is not in front: title, the request and why, and the log it opens', () => {
     assert.deepEqual(failureNotice(created(log()), away), {
       title: 'Webhook delivery failed',
-      body: 'POST /webhook/ep_1: No v1 signature matches the secret.',
+      body: 'POST to ep_1: No v1 signature matches the secret.',
       logId: 'log_01',
     });
   });
 
-  test('without a sentence, the reason code in words; with neither, just the request', () => {
+  test('without a sentence, the reason code in words; with neither, just the request (a sub-path when there is one)', () => {
     const tooLarge = log({
       verification: {
         scheme: 'none',
@@ -51,11 +51,12 @@ describe('the failed-delivery notification', () => {
         matchedSecret: null,
       },
     });
-    assert.equal(failureNotice(created(tooLarge), away)?.body, 'POST /webhook/ep_1: payload too large');
+    assert.equal(failureNotice(created(tooLarge), away)?.body, 'POST to ep_1: payload too large');
     const bare = log({
       verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
     });
-    assert.equal(failureNotice(created(bare), away)?.body, 'POST /webhook/ep_1');
+    assert.equal(failureNotice(created(bare), away)?.body, 'POST to ep_1');
+    assert.equal(failureNotice(created(log({ ...bare, path: '/orders/7' })), away)?.body, 'POST to ep_1/orders/7');
   });
 
   test('nothing for a successful delivery or another event', () => {
