@@ -141,7 +141,7 @@ export async function start(opts: ServeOptions, io: CliIO): Promise<number> {
  * compiled main process) until it exits; resolves to its exit code, or to null
  * when the binary could not be started at all (then `start` runs headless).
  */
-function launchElectron(binary: string, opts: ServeOptions, io: CliIO): Promise<number | null> {
+export function launchElectron(binary: string, opts: ServeOptions, io: CliIO): Promise<number | null> {
   return new Promise((done) => {
     const child = spawn(binary, [appRoot(import.meta.url)], { stdio: 'inherit', env: electronEnv(opts, io.env) });
     // Ctrl+C goes to the whole terminal group: Electron quits on it (with a checkpoint), and this
