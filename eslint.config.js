@@ -93,6 +93,32 @@ export default tseslint.config(
   },
   { files: ['tests/helpers/node-test.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
+    // The Electron shell: only main.ts and the preload use Electron at run time. Every other
+    // file takes its types only, so tests import them under plain Node (loading the electron
+    // package would start a download of its binary).
+    files: ['electron/**/*.ts', 'electron/**/*.cts'],
+    ignores: ['electron/main.ts', 'electron/preload.cts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowTypeImports: true,
+              message: 'Only electron/main.ts and electron/preload.cts load Electron; take its types here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A sandboxed preload is a CommonJS script: `import x = require()` is how TypeScript writes one.
+    files: ['electron/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] },
+  },
+  {
     // The shared API client runs in the browser too (the renderer): web APIs only, and
     // nothing from the engine's own modules at run time (types are erased, so they may be imported).
     files: ['server/api-client/**/*.ts'],

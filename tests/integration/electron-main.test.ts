@@ -1,0 +1,226 @@
+// The desktop app's main process, compiled (dist/electron/main.js), run under
+// plain Node with a stand-in for the `electron` module (tests/helpers/electron-stand-in):
+// Electron's binary cannot be downloaded here, so this is how its wiring is
+// tested end to end, against a real engine. The stand-in records what the main
+// process asks of Electron; the engine is reached over HTTP as the window would.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { secureWebPreferences } from '../../electron/web-preferences.ts';
+import { closedPort } from '../helpers/closed-port.ts';
+import { describe, test } from '../helpers/node-test.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const MAIN = join(ROOT, 'dist/electron/main.js');
+const REGISTER = new URL('../helpers/electron-stand-in/register.mjs', import.meta.url).pathname;
+const newDir = tempDirs('hookscope-electron-main-');
+const stripe = new Stripe('sk_test_unused');
+
+interface Recorded {
+  ev: string;
+  [key: string]: any;
+}
+
+interface RunningApp {
+  child: ChildProcess;
+  apiUrl: string;
+  receiverUrl: string;
+  events(): Promise<Recorded[]>;
+  /** Resolves to the first recorded event `match` accepts, polling the log. */
+  waitFor(match: (e: Recorded) => boolean, what: string): Promise<Recorded>;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts the main process on a fresh or given data directory, the tunnel aimed at a closed loopback port. */
+async function launch(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningApp> {
+  assert.ok(existsSync(MAIN), 'dist/electron/main.js is missing: run npm run build:server');
+  const logFile = join(await newDir(), 'electron.jsonl');
+  await writeFile(logFile, '');
+  const tunnelHost = await closedPort();
+  const child = spawn(process.execPath, ['--import', REGISTER, MAIN], {
+    env: {
+      ...process.env,
+      HOOKSCOPE_DATA_DIR: dataDir,
+      HOOKSCOPE_API_PORT: '0',
+      HOOKSCOPE_RECEIVER_PORT: '0',
+      HOOKSCOPE_TUNNEL_HOST: tunnelHost.url,
+      ELECTRON_STAND_IN_LOG: logFile,
+      ...env,
+    },
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const events = async (): Promise<Recorded[]> =>
+    (await readFile(logFile, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Recorded);
+  const waitFor = async (match: (e: Recorded) => boolean, what: string): Promise<Recorded> => {
+    for (;;) {
+      const found = (await events()).find(match);
+      if (found) return found;
+      if (child.exitCode !== null)
+        throw new Error(`the main process exited (${child.exitCode}) before ${what}: ${out}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const app = { child, events, waitFor, exited, output: () => out, apiUrl: '', receiverUrl: '' };
+  if (env.ELECTRON_STAND_IN_SECOND === '1') return app;
+  await waitFor((e) => e.ev === 'loadURL', 'the window loaded');
+  const runtime = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as Record<string, unknown>;
+  assert.equal(runtime.pid, child.pid, 'runtime.json names the desktop app, so the CLI finds its engine');
+  return { ...app, apiUrl: String(runtime.apiUrl), receiverUrl: String(runtime.receiverUrl) };
+}
+
+const menuOf = (e: Recorded): { label?: string; enabled?: boolean; type?: string; checked?: boolean }[] =>
+  e.items as never;
+
+describe('the desktop main process under a stand-in Electron', () => {
+  test(
+    'starts the engine, opens a hardened window signed in at the API origin, shows the tunnel in the tray, ' +
+      'notifies a failed delivery and opens it on click, and quits with a checkpoint',
+    async () => {
+      const dataDir = await newDir();
+      const app = await launch(dataDir, { ELECTRON_STAND_IN_CLICK: '1' });
+      try {
+        const events = await app.events();
+        const window = events.find((e) => e.ev === 'BrowserWindow')!;
+        assert.deepEqual(window.options.webPreferences, secureWebPreferences(join(ROOT, 'dist/electron/preload.cjs')));
+        assert.equal(window.options.width, 1280);
+        assert.equal(window.options.height, 820);
+        assert.equal(window.options.show, false);
+        assert.equal(window.options.icon, join(ROOT, 'electron/icons/icon.png'));
+        for (const handler of [
+          'session.setPermissionRequestHandler',
+          'session.setPermissionCheckHandler',
+          'session.setDevicePermissionHandler',
+          'session.webRequest.onBeforeRequest',
+          'webContents.setWindowOpenHandler',
+        ]) {
+          assert.equal(events.find((e) => e.ev === handler)?.set, true, handler);
+        }
+        // Every handler is in place before the first page loads.
+        const firstLoad = events.findIndex((e) => e.ev === 'loadURL');
+        assert.ok(events.findIndex((e) => e.ev === 'session.webRequest.onBeforeRequest') < firstLoad);
+
+        // The window's page is the engine's one-time sign-in link, at the API origin.
+        const signIn = events[firstLoad]!.url as string;
+        const code = signIn.slice(`${app.apiUrl}/#/sign-in/`.length);
+        assert.ok(signIn.startsWith(`${app.apiUrl}/#/sign-in/`) && code.length > 20, signIn);
+        const session = await fetch(`${app.apiUrl}/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code }),
+        });
+        assert.equal(session.status, 200);
+        const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
+
+        // The tray: the tunnel is on by default in the desktop app (its server is down here).
+        assert.equal(events.find((e) => e.ev === 'Tray')?.image, join(ROOT, 'electron/icons/tray.png'));
+        const tray = await app.waitFor((e) => e.ev === 'tray.setContextMenu', 'the tray menu');
+        const labels = menuOf(tray).map((i) => i.label ?? i.type);
+        assert.match(labels[0]!, /^Tunnel (connecting|offline|error)$/);
+        assert.deepEqual(labels.slice(1), [
+          'Copy public URL',
+          'separator',
+          'Open Hookscope',
+          'Notify on failed deliveries',
+          'separator',
+          'Quit',
+        ]);
+        assert.equal(menuOf(tray)[1]!.enabled, false, 'no public URL to copy');
+        assert.equal(menuOf(tray)[4]!.checked, true, 'notifications on by default');
+        const tunnel = (await (await fetch(`${app.apiUrl}/api/tunnel`, { headers: { cookie } })).json()) as any;
+        assert.equal(tunnel.data.enabled, true);
+
+        // A delivery with a bad signature: a notification, whose click opens that delivery.
+        const created = await fetch(`${app.apiUrl}/api/endpoints`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json', 'x-hookscope-request': '1' },
+          body: JSON.stringify({ name: 'shop', validationType: 'stripe', webhookSecret: 'whsec_test_secret' }),
+        });
+        assert.equal(created.status, 201);
+        const endpointId = ((await created.json()) as any).data.id as string;
+        const payload = JSON.stringify({ id: 'evt_1', type: 'charge.succeeded' });
+        const delivery = await fetch(`${app.receiverUrl}/webhook/${endpointId}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }),
+          },
+          body: payload,
+        });
+        assert.equal(delivery.status, 400);
+        const notice = await app.waitFor((e) => e.ev === 'notification.show', 'a notification');
+        assert.equal(notice.title, 'Webhook delivery failed');
+        assert.equal(
+          notice.body,
+          `POST to ${endpointId}: None of the 1 v1 signature(s) matches the endpoint's secret.`,
+        );
+        const logs = (await (await fetch(`${app.apiUrl}/api/webhooks/logs`, { headers: { cookie } })).json()) as any;
+        const logId = logs.data.logs[0].id as string;
+        await app.waitFor((e) => e.ev === 'loadURL' && e.url === `${app.apiUrl}/#/logs/${logId}`, 'the click');
+
+        // Quit (as Ctrl+C through npm start): held until the engine stopped, then done.
+        app.child.kill('SIGTERM');
+        assert.equal(await app.exited, 0, app.output());
+        const quits = (await app.events()).filter((e) => e.ev === 'app.quit').map((e) => e.held);
+        assert.deepEqual(quits, [true, false]);
+        assert.equal(existsSync(join(dataDir, 'runtime.json')), false, 'runtime.json removed');
+        const engineLog = await readFile(join(dataDir, 'logs', 'engine.log'), 'utf8');
+        assert.match(engineLog, /"msg":"checkpoint"/);
+        assert.match(engineLog, /"msg":"engine stopped"/);
+        assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'window-state.json'), 'utf8')), {
+          bounds: { x: 100, y: 80, width: 1280, height: 820 },
+          maximized: false,
+        });
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    },
+  );
+
+  test('a restart reopens the window where it was; notifications and the tunnel follow their settings', async () => {
+    const dataDir = await newDir();
+    await writeFile(
+      join(dataDir, 'window-state.json'),
+      JSON.stringify({ bounds: { x: 300, y: 200, width: 1000, height: 700 }, maximized: true }),
+    );
+    await writeFile(join(dataDir, 'desktop.json'), JSON.stringify({ notifyOnFailedDelivery: false }));
+    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ tunnel: { enabled: false } }));
+    const app = await launch(dataDir);
+    try {
+      const window = (await app.events()).find((e) => e.ev === 'BrowserWindow')!;
+      assert.deepEqual(
+        { x: window.options.x, y: window.options.y, width: window.options.width, height: window.options.height },
+        { x: 300, y: 200, width: 1000, height: 700 },
+      );
+      const tray = await app.waitFor((e) => e.ev === 'tray.setContextMenu', 'the tray menu');
+      assert.equal(menuOf(tray)[0]!.label, 'Tunnel off');
+      assert.equal(menuOf(tray)[4]!.checked, false);
+      app.child.kill('SIGTERM');
+      assert.equal(await app.exited, 0, app.output());
+    } finally {
+      app.child.kill('SIGKILL');
+    }
+  });
+
+  test('a second launch hands over to the first and ends without starting an engine', async () => {
+    const dataDir = await newDir();
+    const app = await launch(dataDir, { ELECTRON_STAND_IN_SECOND: '1' });
+    assert.equal(await app.exited, 0, app.output());
+    assert.deepEqual(
+      (await app.events()).map((e) => e.ev),
+      ['app.setName', 'app.quit'],
+    );
+    assert.equal(existsSync(join(dataDir, 'runtime.json')), false);
+    assert.equal(existsSync(join(dataDir, 'logs')), false, 'no engine started');
+  });
+});

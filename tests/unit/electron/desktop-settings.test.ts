@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  DESKTOP_SETTINGS_FILE,
+  parseDesktopSettings,
+  readDesktopSettings,
+  writeDesktopSettings,
+} from '../../../electron/desktop-settings.ts';
+import { desktopEngineConfig, desktopTunnelEnabled } from '../../../electron/engine-config.ts';
+import { describe, test } from '../../helpers/node-test.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
+
+const newDir = tempDirs('hookscope-desktop-settings-');
+
+describe("the desktop app's settings", () => {
+  test('failed-delivery notifications are on unless switched off', async () => {
+    assert.deepEqual(parseDesktopSettings(undefined), { notifyOnFailedDelivery: true });
+    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: 'no' }), { notifyOnFailedDelivery: true });
+    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: false }), { notifyOnFailedDelivery: false });
+    const dir = await newDir();
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true });
+    await writeDesktopSettings(dir, { notifyOnFailedDelivery: false });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: false });
+    if (process.platform !== 'win32') assert.equal((await stat(join(dir, DESKTOP_SETTINGS_FILE))).mode & 0o777, 0o600);
+    await writeFile(join(dir, DESKTOP_SETTINGS_FILE), 'not json');
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true });
+  });
+
+  test("the tunnel is on in the desktop app unless config.json's tunnel.enabled says otherwise", () => {
+    assert.equal(desktopTunnelEnabled(undefined), true);
+    assert.equal(desktopTunnelEnabled({}), true);
+    assert.equal(desktopTunnelEnabled({ tunnel: { host: 'https://lt.example' } }), true);
+    assert.equal(desktopTunnelEnabled({ tunnel: { enabled: false } }), false);
+    assert.equal(desktopTunnelEnabled({ tunnel: { enabled: true } }), true);
+  });
+
+  test("the engine's configuration: serve's data directory and environment, the desktop's tunnel default", async () => {
+    const dir = await newDir();
+    const env = { HOOKSCOPE_DATA_DIR: dir, HOOKSCOPE_API_PORT: '0', HOOKSCOPE_RECEIVER_PORT: '0' };
+    const config = await desktopEngineConfig(env);
+    assert.equal(config.dataDir, dir);
+    assert.equal(config.apiPort, 0);
+    assert.equal(config.receiverPort, 0);
+    assert.equal(config.tunnel.enabled, true);
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ tunnel: { enabled: false }, apiPort: 5000 }));
+    const off = await desktopEngineConfig({ HOOKSCOPE_DATA_DIR: dir });
+    assert.equal(off.tunnel.enabled, false);
+    assert.equal(off.apiPort, 5000);
+  });
+});

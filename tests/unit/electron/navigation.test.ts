@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import {
+  isExternalWebUrl,
+  navigationDecision,
+  navigationGuard,
+  windowOpenDecision,
+  windowOpenHandler,
+} from '../../../electron/navigation.ts';
+import { describe, test } from '../../helpers/node-test.ts';
+
+const ORIGIN = 'http://127.0.0.1:4680';
+
+/** The guard's effects on one navigation: whether it was stopped, and what went to the browser. */
+function navigate(url: string): { prevented: boolean; opened: string[] } {
+  const opened: string[] = [];
+  let prevented = false;
+  navigationGuard({ origin: ORIGIN, openExternal: (u) => opened.push(u) })(
+    { preventDefault: () => (prevented = true) },
+    url,
+  );
+  return { prevented, opened };
+}
+
+describe('the external-link filter', () => {
+  test('only http and https go to the system browser', () => {
+    assert.equal(isExternalWebUrl('https://docs.stripe.com/webhooks'), true);
+    assert.equal(isExternalWebUrl('http://example.com/'), true);
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'mailto:a@b.c', 'not a url']) {
+      assert.equal(isExternalWebUrl(url), false, url);
+    }
+  });
+});
+
+describe('navigation of the window (will-navigate, will-redirect)', () => {
+  test("the app's own origin stays in the window", () => {
+    assert.equal(navigationDecision(`${ORIGIN}/#/metrics`, ORIGIN), 'allow');
+    assert.deepEqual(navigate(`${ORIGIN}/#/logs/log_1`), { prevented: false, opened: [] });
+  });
+
+  test('another origin is refused, and a web link opens in the system browser', () => {
+    assert.deepEqual(navigate('https://example.com/page'), { prevented: true, opened: ['https://example.com/page'] });
+    // Same host, another port: another origin (the receiver listener, another local app).
+    assert.deepEqual(navigate('http://127.0.0.1:4681/webhook/ep_1'), {
+      prevented: true,
+      opened: ['http://127.0.0.1:4681/webhook/ep_1'],
+    });
+    assert.equal(navigationDecision('http://localhost:4680/', ORIGIN), 'external');
+  });
+
+  test('a non-web URL is refused and goes nowhere', () => {
+    assert.deepEqual(navigate('file:///etc/passwd'), { prevented: true, opened: [] });
+    assert.deepEqual(navigate('javascript:alert(1)'), { prevented: true, opened: [] });
+    assert.equal(navigationDecision('::', ORIGIN), 'deny');
+  });
+});
+
+describe('window.open', () => {
+  test('never makes a window; web links (even of the app) open in the browser, others nowhere', () => {
+    const opened: string[] = [];
+    const handler = windowOpenHandler({ origin: ORIGIN, openExternal: (u) => opened.push(u) });
+    assert.deepEqual(handler({ url: 'https://example.com/x' }), { action: 'deny' });
+    assert.deepEqual(handler({ url: `${ORIGIN}/share/abc` }), { action: 'deny' });
+    assert.deepEqual(handler({ url: 'file:///tmp/x.html' }), { action: 'deny' });
+    assert.deepEqual(opened, ['https://example.com/x', `${ORIGIN}/share/abc`]);
+    assert.equal(windowOpenDecision('chrome://settings'), 'deny');
+  });
+});
