@@ -27,6 +27,7 @@ const log = (over: Partial<LogSummary> = {}): LogSummary => ({
     matchedSecret: null,
   },
   pinned: false,
+  eventType: 'invoice.paid',
   ...over,
 });
 const created = (data: LogSummary): EngineEvent => ({ id: 1, accountId: 'acct_x', type: 'log.created', data, at: 0 });
