@@ -26,7 +26,20 @@ const serverPatterns = [noExpress, noForeignRepository, noStoreInternals, noShel
 const composition = [noExpress, noShellOrUi];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/dist/**', 'coverage/**', 'bin/**', 'scripts/**', '**/*.mjs', 'eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.scratch/**',
+      '.tmp/**',
+      'release/**',
+      '**/dist/**',
+      'coverage/**',
+      'bin/**',
+      'scripts/**',
+      '**/*.mjs',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -167,10 +167,14 @@ describe('detail extras in Chromium: onboarding, Export, replay diff, custom res
       const replay = page.getByRole('region', { name: 'Replay' });
       await replay.getByLabel('Target URL').fill(target.url);
       const history = replay.getByRole('list', { name: 'Replay history' });
+      const explain = page.getByRole('toolbar', { name: 'Delivery actions' }).getByRole('button', { name: 'Explain' });
       for (const n of [1, 2]) {
         await replay.getByRole('button', { name: 'Send' }).click();
         await waitForCount(history.getByRole('listitem'), n);
+        // A verified delivery has nothing to explain until a replay of it fails (here the second, 500).
+        if (n === 1) assert.equal(await explain.count(), 0);
       }
+      await explain.waitFor();
       assert.equal(target.received.length, 2);
       const compare = replay.getByRole('button', { name: 'Compare responses' });
       assert.equal(await compare.isDisabled(), true, 'two replays must be ticked first');
@@ -200,6 +204,10 @@ describe('detail extras in Chromium: onboarding, Export, replay diff, custom res
       await page.getByLabel('Theme').selectOption('light');
       await diff.getByRole('button', { name: 'Close comparison' }).click();
       await diff.waitFor({ state: 'detached' });
+      await explain.click();
+      const explanation = page.getByRole('region', { name: 'Explanation' });
+      await explanation.getByText('% confident').first().waitFor();
+      assert.match((await explanation.textContent()) ?? '', /500/);
       assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
     } finally {
       await page.close();

@@ -1,6 +1,7 @@
 import type { LogDetail } from '../api/client.ts';
 import { formatBytes, queryText, verdict } from '../lib/format.ts';
 import { exactTime } from '../lib/relative-time.ts';
+import { explainable } from '../lib/explainable.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { BodyView } from './body-view.tsx';
 import { CopyButton } from './copy-button.tsx';
@@ -23,9 +24,10 @@ function Verification({ detail }: { detail: LogDetail }) {
 }
 
 export function DetailPane() {
-  const { deliveries, ui } = useStores();
+  const { deliveries, ui, replay } = useStores();
   const panel = useSlice(ui, (s) => s.panel);
   const detail = useSlice(deliveries, (s) => s.detail);
+  const canExplain = useSlice(replay, (s) => detail !== null && explainable(detail, s));
   const selectedId = useSlice(deliveries, (s) => s.selectedId);
   if (selectedId === null) {
     return (
@@ -59,7 +61,7 @@ export function DetailPane() {
         <ReplayPanel key={`${detail.id}-${panel}`} detail={detail} edit={panel === 'edit'} />
       )}
       {panel === 'share' && <SharePanel logId={detail.id} />}
-      {panel === 'explain' && detail.status === 'failed' && <ExplainPanel logId={detail.id} />}
+      {panel === 'explain' && canExplain && <ExplainPanel logId={detail.id} />}
       <section aria-label="Headers">
         <h3>Headers</h3>
         <table className="kv">

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { explainable } from '../lib/explainable.ts';
 import { shortcutFor, type ShortcutAction } from '../lib/keyboard.ts';
 import type { AppStores } from '../stores/app-stores.ts';
 
@@ -33,7 +34,7 @@ function run(action: ShortcutAction, s: AppStores): void {
       if (current) ui.setPanel(action);
       return;
     case 'explain':
-      if (current?.status === 'failed') ui.setPanel('explain');
+      if (current && explainable(current, s.replay.getState())) ui.setPanel('explain');
       return;
     case 'pin':
       if (current) void d.pin(current.id, !current.pinned);
