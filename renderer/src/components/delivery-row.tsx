@@ -46,7 +46,9 @@ export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: De
           </span>
         </span>
         <span className="row-line row-meta">
-          <span className={failed ? 'status failed' : 'status ok'}>{verdict(log.verification)}</span>
+          <span className={failed ? 'status failed' : 'status ok'} title={verdict(log.verification)}>
+            {verdict(log.verification)}
+          </span>
           <span>{formatBytes(log.size)}</span>
           <time dateTime={log.receivedAt} title={exactTime(log.receivedAt)}>
             {relativeTime(Date.parse(log.receivedAt), now)}
