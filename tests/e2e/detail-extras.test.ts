@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { launchChromium, type Browser } from '../helpers/chromium.ts';
-import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import type { Browser } from '../helpers/chromium.ts';
+import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer, type Reply } from '../helpers/target-server.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
-import { assertAccessible, SCREENSHOTS, signInLink, waitForCount } from '../helpers/ui-page.ts';
+import { assertAccessible, SCREENSHOTS, signInLink, startUi, stopUi, waitForCount } from '../helpers/ui-page.ts';
 
 const THEMES = ['light', 'dark'] as const;
 
@@ -31,15 +30,10 @@ describe('detail extras in Chromium: onboarding, Export, replay diff, custom res
   let logId = '';
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    dataDir = await makeTempDir('hookscope-e2e-extras-');
-    serve = await startServe(dataDir);
-    browser = await launchChromium();
+    ({ browser, serve, dataDir } = await startUi('hookscope-e2e-extras-'));
   });
   after(async () => {
-    await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.exited;
+    await stopUi({ browser, serve });
   });
 
   /** A page signed in to the engine, showing the inspector in the given theme. */

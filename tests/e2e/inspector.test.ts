@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import Stripe from 'stripe';
-import { launchChromium, type Browser } from '../helpers/chromium.ts';
-import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import type { Browser } from '../helpers/chromium.ts';
+import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
-import { captureBothThemes, SCREENSHOTS, signInLink, waitForCount } from '../helpers/ui-page.ts';
+import { captureBothThemes, SCREENSHOTS, signInLink, startUi, stopUi, waitForCount } from '../helpers/ui-page.ts';
 
 const SECRET = 'whsec_e2e_inspector_secret';
 
@@ -16,15 +14,10 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
   let dataDir: string;
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    dataDir = await makeTempDir('hookscope-e2e-ui-');
-    serve = await startServe(dataDir);
-    browser = await launchChromium();
+    ({ browser, serve, dataDir } = await startUi('hookscope-e2e-ui-'));
   });
   after(async () => {
-    await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.exited;
+    await stopUi({ browser, serve });
   });
 
   test('the serve banner prints a sign-in link; the UI is served with a strict CSP', async () => {

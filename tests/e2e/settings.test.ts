@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, type Browser } from '../helpers/chromium.ts';
-import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import type { Browser } from '../helpers/chromium.ts';
+import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
-import { assertAccessible, SCREENSHOTS, signInLink } from '../helpers/ui-page.ts';
+import { assertAccessible, SCREENSHOTS, signInLink, startUi, stopUi } from '../helpers/ui-page.ts';
 
 const box = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
@@ -16,15 +15,10 @@ describe('the Settings screen in Chromium, against a real `hookscope serve`', ()
   let dataDir: string;
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    dataDir = await makeTempDir('hookscope-e2e-settings-');
-    serve = await startServe(dataDir);
-    browser = await launchChromium();
+    ({ browser, serve, dataDir } = await startUi('hookscope-e2e-settings-'));
   });
   after(async () => {
-    await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.exited;
+    await stopUi({ browser, serve });
     await rm(dataDir, { recursive: true, force: true });
   });
 

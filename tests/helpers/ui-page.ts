@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import { runCli } from './cli-process.ts';
+import { launchChromium, type Browser } from './chromium.ts';
+import { runCli, startServe, type ServeProcess } from './cli-process.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 /**
  * Where the e2e tests write their screenshots. The committed ones under
@@ -57,4 +60,26 @@ export async function captureBothThemes(page: Page, screen: string, what: string
     await assertAccessible(page, `${what} (${theme})`);
   }
   await page.getByLabel('Theme').selectOption('light');
+}
+
+export interface UiSession {
+  browser: Browser;
+  serve: ServeProcess;
+  dataDir: string;
+}
+
+/** What each UI test file starts with: a real `hookscope serve` on a fresh data directory, and Chromium. */
+export async function startUi(tempPrefix: string): Promise<UiSession> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const dataDir = await makeTempDir(tempPrefix);
+  const serve = await startServe(dataDir);
+  const browser = await launchChromium();
+  return { browser, serve, dataDir };
+}
+
+/** Closes what startUi started (either may be missing when start-up failed half-way). */
+export async function stopUi(ui: Partial<Pick<UiSession, 'browser' | 'serve'>>): Promise<void> {
+  await ui.browser?.close();
+  ui.serve?.child.kill('SIGTERM');
+  await ui.serve?.exited;
 }
