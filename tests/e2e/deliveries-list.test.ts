@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
+import { apiCaller } from '../helpers/api-call.ts';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
@@ -21,16 +22,10 @@ describe('the deliveries list in Chromium: pages to the oldest, follow newest, e
   let page: Page;
   const errors: string[] = [];
 
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${serve.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: any };
-    assert.ok(json.success, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = apiCaller(
+    () => serve.apiUrl,
+    () => token,
+  );
   /** A Stripe event signed as Stripe signs it; answers the new log's id. */
   const stripeEvent = async (subPath: string, type: string): Promise<string> => {
     const payload = JSON.stringify({ id: 'evt_e2e_list', object: 'event', type, data: { object: { amount: 4200 } } });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { apiCaller } from '../helpers/api-call.ts';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
@@ -39,16 +40,10 @@ describe('the Metrics screen in Chromium, against a real `hookscope serve`', () 
   let dataDir: string;
   let token: string;
 
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${serve.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: any };
-    assert.ok(json.success, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = apiCaller(
+    () => serve.apiUrl,
+    () => token,
+  );
   const deliver = async (url: string, body: string, signature: string | null): Promise<number> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (signature !== null) headers['x-webhook-signature'] = signature;

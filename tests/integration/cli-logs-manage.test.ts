@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { main } from '../../server/cli/main.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -19,17 +19,7 @@ describe('hookscope logs pin, unpin, delete and clear', () => {
   });
   after(() => t.stop());
 
-  const cli = async (...args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main([...args, '--data-dir', t.dataDir], {
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-      env: { NO_COLOR: '1' },
-      isTTY: false,
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
+  const cli = (...args: string[]) => runCliInProcess(t.dataDir, args);
   const deliver = async (endpointId = ep): Promise<string> =>
     (await t.deliver(`/webhook/${endpointId}`, { body: 'cli' })).body.data.id as string;
 

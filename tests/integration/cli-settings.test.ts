@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../server/cli/main.ts';
+import { runCliInProcess } from '../helpers/cli-in-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -17,17 +17,7 @@ describe('hookscope settings', () => {
   });
   after(() => t.stop());
 
-  const cli = async (...args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main([...args, '--data-dir', t.dataDir], {
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-      env: { NO_COLOR: '1' },
-      isTTY: false,
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
+  const cli = (...args: string[]) => runCliInProcess(t.dataDir, args);
 
   test('shows each setting with where it comes from; set saves, applies and prints the result', async () => {
     const shown = await cli('settings');
