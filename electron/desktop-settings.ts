@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from './private-json.ts';
+import { writePrivateFileAtomic } from '../server/support/private-files.ts';
 
 /**
  * What only the desktop app has, kept in `<dataDir>/desktop.json`: the engine's

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from './private-json.ts';
+import { writePrivateFileAtomic } from '../server/support/private-files.ts';
 
 /** A rectangle in screen coordinates (Electron's `Rectangle`). */
 export interface Rect {

@@ -1,6 +1,6 @@
-import { readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFile } from '../support/private-files.ts';
+import { writePrivateFileAtomic } from '../support/private-files.ts';
 import { isAlive } from './data-dir-lock.ts';
 
 /** What a running engine publishes in its data directory so the CLI can find it. */
@@ -17,8 +17,7 @@ export const RUNTIME_FILE = 'runtime.json';
 
 export async function writeRuntimeFile(dataDir: string, info: RuntimeInfo): Promise<void> {
   const path = join(dataDir, RUNTIME_FILE);
-  await writePrivateFile(`${path}.tmp`, `${JSON.stringify(info, null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
+  await writePrivateFileAtomic(path, `${JSON.stringify(info, null, 2)}\n`);
 }
 
 export async function removeRuntimeFile(dataDir: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, openSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 
 /**
  * Everything the engine keeps in its data directory is private to the user:
@@ -76,4 +76,10 @@ export async function writePrivateFile(path: string, data: string | Uint8Array, 
   } finally {
     await handle.close();
   }
+}
+
+/** Writes `text` to `path` as 0600 through a temp file and a rename, so a reader never sees half a file. */
+export async function writePrivateFileAtomic(path: string, text: string): Promise<void> {
+  await writePrivateFile(`${path}.tmp`, text);
+  await rename(`${path}.tmp`, path);
 }

@@ -1,6 +1,6 @@
-import { readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writePrivateFile } from '../support/private-files.ts';
+import { writePrivateFileAtomic } from '../support/private-files.ts';
 import { SUBDOMAIN_PATTERN } from './subdomain.ts';
 
 export const TUNNEL_FILE = 'tunnel.json';
@@ -37,8 +37,7 @@ export class SubdomainMemory {
         const file = await this.read();
         if (file.subdomains[host] === subdomain) return;
         file.subdomains[host] = subdomain;
-        await writePrivateFile(`${this.path}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
-        await rename(`${this.path}.tmp`, this.path);
+        await writePrivateFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`);
       });
     return this.writes;
   }
