@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { allExpanded, darkStyles, defaultStyles, JsonView } from 'react-json-view-lite';
 import 'react-json-view-lite/dist/index.css';
 import type { LogDetail } from '../api/client.ts';
+import { downloadBytes } from '../lib/download.ts';
 import { bodyBytes, bodyViewsFor, formFields, hexLines, type BodyViewKind } from '../lib/body-view.ts';
 import { useIsDark } from './use-theme.ts';
 
@@ -39,13 +40,7 @@ function pretty(body: string): string {
 }
 
 function download(detail: LogDetail): void {
-  const bytes = bodyBytes(detail.body, detail.bodyEncoding);
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/octet-stream' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${detail.id}.body`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBytes(bodyBytes(detail.body, detail.bodyEncoding), `${detail.id}.body`, 'application/octet-stream');
 }
 
 /** The body, visible at once in the most readable view that applies; the others a click away. */

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { downloadBytes } from '../lib/download.ts';
 import { scrolledAway } from '../lib/follow-newest.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 import { DeliveryRow } from './delivery-row.tsx';
@@ -40,12 +41,11 @@ function SelectionBar({ checked }: { checked: string[] }) {
       if (text === null) return;
       files.push(JSON.parse(text));
     }
-    const url = URL.createObjectURL(new Blob([JSON.stringify(files, null, 2)], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `hookscope-${checked.length}-deliveries.json`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadBytes(
+      new TextEncoder().encode(JSON.stringify(files, null, 2)),
+      `hookscope-${checked.length}-deliveries.json`,
+      'application/json',
+    );
     notices.getState().info(`Exported ${checked.length} deliveries as JSON.`);
   };
   return (

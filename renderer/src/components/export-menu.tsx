@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { downloadBytes, EXPORT_CHOICES, exportBytes, exportFilename, type DownloadFormat } from '../lib/export-file.ts';
+import { downloadBytes } from '../lib/download.ts';
+import { EXPORT_CHOICES, exportBytes, exportFilename, type DownloadFormat } from '../lib/export-file.ts';
 import { menuButtonKey, menuKey } from '../lib/menu-keys.ts';
 import { useSlice, useStores } from '../stores/app-stores.ts';
 

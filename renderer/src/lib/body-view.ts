@@ -43,7 +43,7 @@ export function bodyViewsFor(contentType: string | null, body: string, encoding:
 }
 
 /** The bytes of a stored body (UTF-8 text or base64). */
-export function bodyBytes(body: string, encoding: 'utf8' | 'base64'): Uint8Array {
+export function bodyBytes(body: string, encoding: 'utf8' | 'base64'): Uint8Array<ArrayBuffer> {
   if (encoding === 'utf8') return new TextEncoder().encode(body);
   const bin = atob(body);
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));

@@ -1,4 +1,5 @@
 import type { ApiSchemas } from '../api/client.ts';
+import { bodyBytes } from './body-view.ts';
 
 export type ExportFile = ApiSchemas['Export'];
 export type DownloadFormat = 'json' | 'har' | 'http';
@@ -17,19 +18,5 @@ export function exportFilename(logId: string, format: DownloadFormat): string {
 
 /** The engine's export bytes: its text as is, or the bytes of a base64 export (raw HTTP of a binary body). */
 export function exportBytes(file: Pick<ExportFile, 'content' | 'contentEncoding'>): Uint8Array<ArrayBuffer> {
-  if (file.contentEncoding === 'utf8') return new TextEncoder().encode(file.content);
-  const binary = atob(file.content);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-/** Saves bytes as a file through a temporary object URL, revoked once the browser has taken the download. */
-export function downloadBytes(bytes: Uint8Array<ArrayBuffer>, filename: string, contentType: string): void {
-  const url = URL.createObjectURL(new Blob([bytes], { type: contentType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return bodyBytes(file.content, file.contentEncoding);
 }
