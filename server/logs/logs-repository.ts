@@ -109,7 +109,10 @@ export class LogsRepository {
     private readonly retention: () => RetentionPolicy,
   ) {}
 
-  /** Inserts a capture and applies retention in the same atomic record. */
+  /**
+   * Inserts a capture, with retention as coalesced ops: the store's worker evicts once
+   * per group of records it applies (in the same transaction), not after each insert.
+   */
   async insert(id: string, log: NewLog, ack: WriteAck): Promise<WriteReceipt> {
     const retention = this.retention();
     const ops: WriteOp[] = [
@@ -137,10 +140,11 @@ export class LogsRepository {
         ],
       },
       { sql: INSERT_BODY, params: [id, log.body] },
-      { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount] },
+      { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount], coalesce: true },
       {
         sql: EVICT_OVER_BYTES,
         params: [log.accountId, retention.maxBodyBytesPerAccount, Math.floor(retention.maxBodyBytesPerAccount * 0.9)],
+        coalesce: true,
       },
     ];
     return this.store.write(ops, ack);

@@ -14,13 +14,13 @@ export interface JournalRecord {
 const HEADER = 12;
 
 type EncodedParam = string | number | null | { $b: [number, number] };
+type EncodedOp = [sql: string, params: EncodedParam[], coalesce?: 1];
 
 export function encodeRecord(record: JournalRecord): Buffer {
   const blobs: Uint8Array[] = [];
   let blobOffset = 0;
-  const ops = record.ops.map((op) => [
-    op.sql,
-    op.params.map((p): EncodedParam => {
+  const ops = record.ops.map((op): EncodedOp => {
+    const params = op.params.map((p): EncodedParam => {
       if (p instanceof Uint8Array) {
         const ref: EncodedParam = { $b: [blobOffset, p.length] };
         blobs.push(p);
@@ -28,8 +28,10 @@ export function encodeRecord(record: JournalRecord): Buffer {
         return ref;
       }
       return p;
-    }),
-  ]);
+    });
+    // The flag is a third element only when set, so journals written before it read the same.
+    return op.coalesce ? [op.sql, params, 1] : [op.sql, params];
+  });
   const json = Buffer.from(JSON.stringify({ s: record.seq, o: ops }), 'utf8');
   const payloadLength = json.length + blobOffset;
   const frame = Buffer.allocUnsafe(HEADER + payloadLength);
@@ -63,7 +65,7 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     if (jsonLength > payloadLength || end > buf.length) break;
     const payload = buf.subarray(at + HEADER, end);
     if (crc32(payload) !== crc) break;
-    let parsed: { s: number; o: [string, EncodedParam[]][] };
+    let parsed: { s: number; o: EncodedOp[] };
     try {
       parsed = JSON.parse(payload.subarray(0, jsonLength).toString('utf8')) as typeof parsed;
     } catch {
@@ -72,16 +74,20 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     const blobBase = jsonLength;
     records.push({
       seq: parsed.s,
-      ops: parsed.o.map(([sql, params]) => ({
-        sql,
-        params: params.map((p): SqlValue => {
-          if (p !== null && typeof p === 'object') {
-            const [off, len] = p.$b;
-            return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
-          }
-          return p;
-        }),
-      })),
+      ops: parsed.o.map(([sql, params, coalesce]): WriteOp => {
+        const op: WriteOp = {
+          sql,
+          params: params.map((p): SqlValue => {
+            if (p !== null && typeof p === 'object') {
+              const [off, len] = p.$b;
+              return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
+            }
+            return p;
+          }),
+        };
+        if (coalesce === 1) op.coalesce = true;
+        return op;
+      }),
     });
     at = end;
   }

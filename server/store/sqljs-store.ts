@@ -34,7 +34,18 @@ export interface SqljsStoreOptions {
   onCheckpoint?: (result: CheckpointResult) => void;
   /** How journal segments are opened (tests wrap the handle to inject faults). */
   journalOpenFile?: JournalOptions['openFile'];
+  /**
+   * Backpressure: while more than this many acknowledged records wait for the
+   * database worker, a `durable` write is acknowledged only once it is applied, so
+   * the receiver slows to the rate the worker applies instead of holding a growing
+   * backlog in memory. Default 4,096.
+   */
+  maxUnappliedWrites?: number;
+  /** Tests only: the worker sleeps this long after each group it applies (a throttled worker). */
+  applyDelayMs?: number;
 }
+
+const DEFAULT_MAX_UNAPPLIED = 4096;
 
 const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
@@ -64,6 +75,7 @@ export class SqljsStore implements Store {
   private lastCheckpointAt = 0;
   private closed = false;
   private readonly hooks: (() => Promise<unknown>)[] = [];
+  private readonly maxUnapplied: number;
   private readonly opts: {
     checkpointBytes: number;
     checkpointIntervalMs: number;
@@ -73,6 +85,7 @@ export class SqljsStore implements Store {
   };
 
   constructor(private readonly options: SqljsStoreOptions) {
+    this.maxUnapplied = options.maxUnappliedWrites ?? DEFAULT_MAX_UNAPPLIED;
     this.opts = {
       checkpointBytes: options.checkpointBytes ?? 64 * 1024 * 1024,
       checkpointIntervalMs: options.checkpointIntervalMs ?? 10 * 60 * 1000,
@@ -105,11 +118,18 @@ export class SqljsStore implements Store {
     const dir = this.options.dir;
     const onError = this.opts.onError;
     await ensurePrivateDir(dir);
-    const client = new WorkerClient(onError, (seq, message) =>
-      onError(new Error(`write ${seq} was not applied: ${message}`)),
+    const client = new WorkerClient(
+      onError,
+      (seq, message) => onError(new Error(`write ${seq} was not applied: ${message}`)),
+      (message) => onError(new Error(message)),
     );
     try {
-      const info = (await client.call({ t: 'open', dir, migrations })) as OpenResult;
+      const info = (await client.call({
+        t: 'open',
+        dir,
+        migrations,
+        applyDelayMs: this.options.applyDelayMs,
+      })) as OpenResult;
       // The next segment number comes from recovery, so the journal opens after it.
       const journal = await Journal.open({
         dir,
@@ -122,6 +142,7 @@ export class SqljsStore implements Store {
       const timer = setInterval(() => void this.maybeCheckpoint(), Math.min(this.opts.checkpointIntervalMs, 30_000));
       timer.unref();
       this.nextSeq = info.lastSeq + 1;
+      client.appliedUpTo = info.lastSeq;
       this.lastCheckpointAt = this.opts.clock.now();
       this.loaded = { client, journal, info, timer };
     } catch (e) {
@@ -153,8 +174,17 @@ export class SqljsStore implements Store {
       await applied.catch((e: unknown) => {
         throw new StoreUnavailableError(`The write was not applied: ${toError(e).message}`);
       });
+    } else if (record.seq - client.appliedUpTo > this.maxUnapplied) {
+      // Behind: this acknowledgement waits for the worker (a failure is reported as usual).
+      await settled;
     }
     return { settled };
+  }
+
+  /** Records journaled but not yet applied (or failed) by the database worker. */
+  get backlog(): number {
+    const loaded = this.loaded;
+    return loaded ? this.nextSeq - 1 - loaded.client.appliedUpTo : 0;
   }
 
   async all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {

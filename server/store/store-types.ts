@@ -6,6 +6,16 @@ export type Row = Record<string, SqlValue>;
 export interface WriteOp {
   sql: string;
   params: SqlValue[];
+  /**
+   * Housekeeping that may run once for a whole group of records instead of once per
+   * record: the worker applies records in groups (one transaction), and runs each
+   * distinct coalesced op (same SQL, same parameters) once, after the group's other
+   * statements, in the same transaction. For idempotent clean-ups whose result does
+   * not depend on running after every record (retention: "evict the oldest beyond
+   * the budget"). Measured: evicting per record cost about 95 us of the worker's
+   * ~150 us per delivery; once per group it is a few us per delivery.
+   */
+  coalesce?: boolean;
 }
 
 /**

@@ -7,28 +7,46 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
 import { openPrivateFileSync } from '../support/private-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
-import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
+import type { FeatureMigrations, ReadQuery, Row, SqlValue, WriteOp } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
-const REPLAY_BATCH = 2000;
+/**
+ * The most records applied as one group (one transaction). Live groups are what
+ * arrived together (a journal group, plus whatever queued while the worker was
+ * busy), so a worker that falls behind catches up in larger, cheaper groups;
+ * recovery replays in groups of this size.
+ */
+export const MAX_GROUP = 1000;
+
+interface ApplyOutcome {
+  failures: { seq: number; message: string }[];
+  warnings: string[];
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+// Parameters of coalesced ops are strings and numbers (an account id, a budget).
+const coalesceKey = (op: WriteOp): string => `${op.sql}\u0000${JSON.stringify(op.params)}`;
 
 class DatabaseHost {
   private db: Database | null = null;
   private dir = '';
   private lastSeq = 0;
   private readonly statements = new Map<string, Statement>();
+  private applyDelayMs = 0;
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
-  async open(dir: string, migrations: readonly FeatureMigrations[]): Promise<OpenResult> {
+  async open(dir: string, migrations: readonly FeatureMigrations[], applyDelayMs = 0): Promise<OpenResult> {
     this.dir = dir;
+    this.applyDelayMs = applyDelayMs;
     const snapshot = join(dir, SNAPSHOT_FILE);
     if (existsSync(snapshot)) {
       this.db = new this.SQL.Database(readFileSync(snapshot));
@@ -43,6 +61,11 @@ class DatabaseHost {
     // journal segments holding it are deleted by that checkpoint). The setting
     // belongs to the connection, not the file, so it is set on every open.
     db.run('PRAGMA secure_delete = ON');
+    // SQLite's own rollback journal only has to undo a failed statement or record
+    // (our journal is what survives a crash), so it stays in memory: as a file in
+    // sql.js's in-memory file system it was created, written and deleted per
+    // transaction (measured: a per-record apply went from 4,100 to 6,800 records/s).
+    db.run('PRAGMA journal_mode = MEMORY');
     db.run(`CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);`);
     this.migrate(migrations);
@@ -62,31 +85,50 @@ class DatabaseHost {
         truncateSync(seg.path, goodLength);
       }
       const fresh = records.filter((r) => r.seq > this.lastSeq);
-      for (let i = 0; i < fresh.length; i += REPLAY_BATCH) this.apply(fresh.slice(i, i + REPLAY_BATCH));
+      for (let i = 0; i < fresh.length; i += MAX_GROUP) this.apply(fresh.slice(i, i + MAX_GROUP));
       replayed += fresh.length;
       for (const r of records) maxSeq = Math.max(maxSeq, r.seq);
     }
     return { lastSeq: maxSeq, lastSegment, replayed, tornBytes };
   }
 
-  /** Applies records in one transaction; each record is atomic on its own (a savepoint). */
-  apply(records: JournalRecord[]): { seq: number; message: string }[] {
+  /**
+   * Applies records as one group: one transaction, each record atomic on its own (a
+   * savepoint), and each distinct coalesced op (retention) run once after the others.
+   * A failed record is reported and skipped; a failed coalesced op is reported as a
+   * warning (the records it followed are stored).
+   */
+  apply(records: JournalRecord[]): ApplyOutcome {
     const db = this.need();
-    const failures: { seq: number; message: string }[] = [];
-    if (records.length === 0) return failures;
+    const outcome: ApplyOutcome = { failures: [], warnings: [] };
+    if (records.length === 0) return outcome;
+    const deferred = new Map<string, { op: WriteOp; seq: number }>();
     db.run('BEGIN');
     try {
       for (const r of records) {
         db.run('SAVEPOINT rec');
         try {
-          for (const op of r.ops) this.statement(op.sql).run(op.params);
+          for (const op of r.ops) if (!op.coalesce) this.statement(op.sql).run(op.params);
+          db.run('RELEASE rec');
+          // Only a record that was applied brings its clean-ups.
+          for (const op of r.ops) if (op.coalesce) deferred.set(coalesceKey(op), { op, seq: r.seq });
+        } catch (e) {
+          db.run('ROLLBACK TO rec');
+          db.run('RELEASE rec');
+          outcome.failures.push({ seq: r.seq, message: errorMessage(e) });
+        }
+        this.lastSeq = Math.max(this.lastSeq, r.seq);
+      }
+      for (const { op, seq } of deferred.values()) {
+        db.run('SAVEPOINT rec');
+        try {
+          this.statement(op.sql).run(op.params);
           db.run('RELEASE rec');
         } catch (e) {
           db.run('ROLLBACK TO rec');
           db.run('RELEASE rec');
-          failures.push({ seq: r.seq, message: e instanceof Error ? e.message : String(e) });
+          outcome.warnings.push(`a clean-up after write ${seq} failed: ${errorMessage(e)}`);
         }
-        this.lastSeq = Math.max(this.lastSeq, r.seq);
       }
       this.statement("UPDATE store_meta SET value = ? WHERE key = 'last_seq'").run([this.lastSeq]);
       db.run('COMMIT');
@@ -94,7 +136,8 @@ class DatabaseHost {
       db.run('ROLLBACK');
       throw e;
     }
-    return failures;
+    this.throttle();
+    return outcome;
   }
 
   query(sql: string, params: SqlValue[], one: boolean): Row[] | Row | undefined {
@@ -243,6 +286,11 @@ class DatabaseHost {
     }
   }
 
+  /** Tests only (a throttled worker): sleeps after each group, as a slow disk or CPU would. */
+  private throttle(): void {
+    if (this.applyDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, this.applyDelayMs);
+  }
+
   private scalar(sql: string): SqlValue {
     return this.need().exec(sql)[0]?.values[0]?.[0] ?? null;
   }
@@ -266,6 +314,23 @@ class DatabaseHost {
   }
 }
 
+/**
+ * Takes the apply messages already queued behind `first` (up to MAX_GROUP records in
+ * all), so records that arrived while the worker was busy go in one group. Stops at
+ * the first message of another kind, which is returned to be handled next, in order.
+ */
+function gatherGroup(port: MessagePort, first: JournalRecord[]): { records: JournalRecord[]; next?: ToWorker } {
+  const records = [...first];
+  while (records.length < MAX_GROUP) {
+    const queued = receiveMessageOnPort(port);
+    if (!queued) break;
+    const m = queued.message as ToWorker;
+    if (m.t !== 'apply') return { records, next: m };
+    for (const r of m.records) records.push(r);
+  }
+  return { records };
+}
+
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('store-worker must run in a worker thread');
@@ -276,22 +341,28 @@ async function main(): Promise<void> {
       .then(fn)
       .then(
         (value) => send({ t: 'reply', id, ok: true, value }),
-        (e: unknown) => send({ t: 'reply', id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => send({ t: 'reply', id, ok: false, message: errorMessage(e) }),
       );
   };
-  port.on('message', (m: ToWorker) => {
+  const applyGroup = (records: JournalRecord[]): void => {
+    let outcome: ApplyOutcome;
+    try {
+      outcome = host.apply(records);
+    } catch (e) {
+      const message = errorMessage(e);
+      outcome = { failures: records.map((r) => ({ seq: r.seq, message })), warnings: [] };
+    }
+    send({ t: 'applied', upTo: records[records.length - 1]?.seq ?? 0, ...outcome });
+  };
+  const handle = (m: ToWorker): void => {
     switch (m.t) {
       case 'open':
-        return reply(m.id, () => host.open(m.dir, m.migrations));
+        return reply(m.id, () => host.open(m.dir, m.migrations, m.applyDelayMs));
       case 'apply': {
-        let failures: { seq: number; message: string }[];
-        try {
-          failures = host.apply(m.records);
-        } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
-          failures = m.records.map((r) => ({ seq: r.seq, message }));
-        }
-        return send({ t: 'applied', upTo: m.records[m.records.length - 1]?.seq ?? 0, failures });
+        const { records, next } = gatherGroup(port, m.records);
+        applyGroup(records);
+        if (next) handle(next);
+        return;
       }
       case 'query':
         return reply(m.id, () => host.query(m.sql, m.params, m.one));
@@ -302,7 +373,8 @@ async function main(): Promise<void> {
       case 'close':
         return reply(m.id, () => host.close());
     }
-  });
+  };
+  port.on('message', handle);
 }
 
 await main();

@@ -24,11 +24,17 @@ export class WorkerClient {
   private applied: { seq: number; waiter: Waiter | null }[] = [];
   private appliedHead = 0;
   private exitExpected = false;
+  /** Records journaled in this turn, posted to the worker as one group. */
+  private outgoing: JournalRecord[] = [];
+  private flushQueued = false;
+  /** The highest seq the worker has reported done (applied or failed). */
+  appliedUpTo = 0;
   failure: Error | null = null;
 
   constructor(
     private readonly onFailure: (err: Error) => void,
     private readonly onApplyFailure: (seq: number, message: string) => void,
+    private readonly onWarning: (message: string) => void,
   ) {
     this.worker = spawnWorker();
     this.worker.on('message', (m: FromWorker) => this.receive(m));
@@ -40,6 +46,8 @@ export class WorkerClient {
 
   call(msg: DistributiveOmit<CallMessage, 'id'>): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
+    // Records go first: a read issued after a write must see it.
+    this.flush();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
@@ -47,8 +55,24 @@ export class WorkerClient {
     });
   }
 
+  /**
+   * Queues a record for the worker. Records journaled together (one journal group
+   * settles its appends in one turn) are posted together at the end of the turn,
+   * which the worker applies as one transaction.
+   */
   apply(record: JournalRecord): void {
-    this.worker.postMessage({ t: 'apply', records: [record] } satisfies ToWorker);
+    this.outgoing.push(record);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.outgoing.length === 0) return;
+    const records = this.outgoing;
+    this.outgoing = [];
+    this.worker.postMessage({ t: 'apply', records } satisfies ToWorker);
   }
 
   /** Settles once the worker reports `seq` applied (rejects if that record failed). */
@@ -79,6 +103,8 @@ export class WorkerClient {
       else w.reject(new Error(m.message));
       return;
     }
+    this.appliedUpTo = Math.max(this.appliedUpTo, m.upTo);
+    for (const w of m.warnings) this.onWarning(w);
     const failed = new Map(m.failures.map((f) => [f.seq, f.message]));
     for (const [seq, message] of failed) this.onApplyFailure(seq, message);
     while (this.appliedHead < this.applied.length && this.applied[this.appliedHead]!.seq <= m.upTo) {

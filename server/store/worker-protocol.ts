@@ -3,7 +3,7 @@ import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.
 
 /** Messages between the store facade (main thread) and the database worker. */
 export type ToWorker =
-  | { t: 'open'; id: number; dir: string; migrations: readonly FeatureMigrations[] }
+  | { t: 'open'; id: number; dir: string; migrations: readonly FeatureMigrations[]; applyDelayMs?: number }
   | { t: 'apply'; records: JournalRecord[] }
   | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean }
   | { t: 'batch'; id: number; queries: ReadQuery[] }
@@ -20,6 +20,13 @@ export interface OpenResult {
 export type FromWorker =
   | { t: 'reply'; id: number; ok: true; value: unknown }
   | { t: 'reply'; id: number; ok: false; message: string }
-  | { t: 'applied'; upTo: number; failures: { seq: number; message: string }[] };
+  | {
+      t: 'applied';
+      upTo: number;
+      /** Records that were not applied (rolled back on their own). */
+      failures: { seq: number; message: string }[];
+      /** Coalesced clean-ups that failed; the records they followed are applied. */
+      warnings: string[];
+    };
 
 export type QueryValue = Row[] | Row | undefined;

@@ -83,3 +83,21 @@ describe('journal codec', () => {
     assert.equal(goodLength, first.length);
   });
 });
+
+describe('journal coalesced ops', () => {
+  test('the flag round-trips as a third element, and an op without it has none', () => {
+    const record: JournalRecord = {
+      seq: 3,
+      ops: [
+        { sql: 'INSERT INTO t VALUES (?)', params: [1] },
+        { sql: 'DELETE FROM t WHERE x > ?', params: [5], coalesce: true },
+      ],
+    };
+    const frame = encodeRecord(record);
+    assert.equal(
+      frame.subarray(12).toString('utf8'),
+      '{"s":3,"o":[["INSERT INTO t VALUES (?)",[1]],["DELETE FROM t WHERE x > ?",[5],1]]}',
+    );
+    assert.deepEqual(decodeRecords(frame).records, [record]);
+  });
+});
