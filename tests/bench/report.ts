@@ -2,9 +2,11 @@
 // between the results markers, leaving the hand-written text around them alone.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { CliStartResult } from './cli-start.bench.ts';
+import type { FloodResult } from './flood.bench.ts';
 import type { IngestResult, IngestRun } from './ingest.bench.ts';
 import type { CheckpointUnderLoad, LargeStoreResult } from './large-store.bench.ts';
 import type { MachineInfo } from './machine.ts';
+import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { cell, fmt, ms, timings, verdict } from './report-format.ts';
 import { renderGrowth } from './report-growth.ts';
 import type { StoreCosts } from './store-costs.ts';
@@ -19,6 +21,7 @@ export interface BenchRun {
   large: LargeStoreResult;
   /** The smaller stores of the growth table; the large store is its last column. */
   growth: StoreCosts[];
+  flood: FloodResult;
   ui: UiResult;
   cliStart: CliStartResult;
 }
@@ -59,6 +62,13 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
   search, one log, metrics, memory) on stores of 10,000 and 30,000 logs, each in its own
   data directory and engine process, next to the 100,000-log figures in one table
   (\`npm run bench -- --only=growth\` measures all three sizes alone).
+- **Flood**: a real engine with the default retention (10,000 logs per account) gets
+  1,000,000 deliveries (1 KB) at one endpoint from autocannon at full speed (32
+  connections; the rate limiter off). Its resident memory is read from \`/proc\` every
+  200 ms and its data directory's total size every second; then the list total is asked
+  for (bounded wait) and the engine stopped cleanly. Sending stops after 240 s, or if the
+  engine passes 2 GB resident (a shared machine), and the report says which happened
+  (\`--only=flood\` runs it alone).
 - **The UI**: \`hookscope serve\` with the built renderer, driven by Debian's Chromium
   (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
   the page is loaded (once with an empty cache, then again with the hashed assets cached,
@@ -144,6 +154,7 @@ export function renderResults(run: BenchRun): string {
     `| UI first render with ${fmt(run.ui.listed)} deliveries (navigation to the first row), slowest of ${run.ui.render.n} warm loads | ${ms(run.ui.render.max)} (cold ${ms(run.ui.coldRenderMs)}) | < 1 s | ${verdict(Math.max(run.ui.render.max, run.ui.coldRenderMs) < 1000)} |`,
     `| UI delivery to row p95, under ${fmt(run.ui.options.backgroundRate)} other deliveries/s | ${ms(run.ui.rowLatency.p95)}${run.ui.missed.length > 0 ? `, ${run.ui.missed.length} rows never shown` : ''} | < 250 ms | ${verdict(run.ui.rowLatency.p95 < 250 && run.ui.missed.length === 0)} |`,
     `| Longest event-loop stall during a checkpoint under load (worst of steady and burst) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, burst ${ms(s.burst.checkpoint.maxMs)}) | < 250 ms | ${verdict(stall < 250)} |`,
+    ...floodGoalRows(run.flood),
     '',
     `### Ingest (${g.options.connections} connections, 1 KB bodies, ${g.options.seconds} s after a ${g.options.warmupSeconds} s warm-up)`,
     '',
@@ -188,6 +199,7 @@ export function renderResults(run: BenchRun): string {
     ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
     '',
     renderGrowth([...run.growth, s], true),
+    renderFlood(run.flood),
     renderUi(run.ui),
   ];
   return lines.join('\n');

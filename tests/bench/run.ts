@@ -1,14 +1,16 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
 // that prints the results instead of writing them; `--only=ui`, `--only=cli`,
-// or `--only=growth` (all three store sizes) runs that part alone and prints it.
+// `--only=growth` (all three store sizes) or `--only=flood` runs that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
 import { benchCliStart, buildServer } from './cli-start.bench.ts';
+import { benchFlood, type FloodOptions } from './flood.bench.ts';
 import { benchGrowth } from './growth.bench.ts';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
 import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
 import { machineInfo } from './machine.ts';
+import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { renderGrowth } from './report-growth.ts';
 import { renderResults, renderUi, writeResults } from './report.ts';
 import type { StoreCostOptions } from './store-costs.ts';
@@ -45,6 +47,16 @@ const largeOptions: LargeStoreOptions = quick
       burstWatchMs: 10_000,
     };
 
+const floodOptions: FloodOptions = {
+  deliveries: quick ? 50_000 : 1_000_000,
+  connections: 32,
+  maxSendSeconds: quick ? 60 : 240,
+  catchUpLimitMs: quick ? 30_000 : 90_000,
+  rssGuardMb: 2_048,
+  rssEveryMs: 200,
+  sizeEveryMs: 1_000,
+};
+
 const uiOptions: UiOptions = quick
   ? { deliveries: 2_000, renders: 3, samples: 40, sampleEveryMs: 100, backgroundRate: 100 }
   : { deliveries: 10_000, renders: 10, samples: 200, sampleEveryMs: 100, backgroundRate: 100 };
@@ -76,12 +88,18 @@ if (only === 'growth') {
   console.log(`\n${renderGrowth(points, false)}`);
   process.exit(0);
 }
-if (only !== undefined) throw new Error(`--only=${only}: not a part (ui, cli, growth)`);
+if (only === 'flood') {
+  const flood = await benchFlood(floodOptions, log);
+  console.log(`\n${floodGoalRows(flood).join('\n')}\n\n${renderFlood(flood)}`);
+  process.exit(0);
+}
+if (only !== undefined) throw new Error(`--only=${only}: not a part (ui, cli, growth, flood)`);
 const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
 const growth = await benchGrowth(growthSizes, costOptions, log);
 const large = await benchLargeStore(largeOptions, log);
 const ui = await benchUi(uiOptions, log);
+const flood = await benchFlood(floodOptions, log);
 const results = renderResults({
   startedAt,
   totalSeconds: (performance.now() - t0) / 1000,
@@ -90,6 +108,7 @@ const results = renderResults({
   ingest,
   large,
   growth,
+  flood,
   ui,
   cliStart,
 });
