@@ -31,8 +31,15 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    /** Answers by HTTP status code. */
+    statusCodeStats: Record<string, { count: number }>;
+    totalRequests: number;
+    totalCompletedRequests: number;
   }
-  /** The run; also stoppable early (then it resolves with what was measured so far). */
-  function autocannon(opts: Options): Promise<Result> & { stop(): void };
+  /**
+   * The run; also stoppable early (then it resolves with what was measured so far).
+   * A thenable, not a Promise: it has no catch or finally.
+   */
+  function autocannon(opts: Options): PromiseLike<Result> & { stop(): void };
   export default autocannon;
 }

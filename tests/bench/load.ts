@@ -11,6 +11,8 @@ export interface LoadResult {
   p99: number;
   max: number;
   seconds: number;
+  /** Answers by HTTP status code (2xx included). */
+  statuses: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -22,6 +24,8 @@ export interface LoadOptions {
   stopWhen?: Promise<unknown>;
   /** Requests per second over all connections; as fast as answers come when absent. */
   rate?: number;
+  /** Stop after this many requests (`seconds` still bounds the run). */
+  amount?: number;
 }
 
 /** A JSON body of exactly `bytes` bytes, shaped like a webhook event. */
@@ -46,13 +50,26 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     headers: { 'content-type': 'application/json' },
     body: opts.body,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
+    ...(opts.amount ? { amount: opts.amount } : {}),
   });
-  // `seconds` stays the upper bound; stopWhen only ends the run sooner.
+  // `seconds` stays the upper bound (autocannon ignores its duration when given an amount);
+  // stopWhen only ends the run sooner.
+  const cap = opts.amount ? setTimeout(() => run.stop(), opts.seconds * 1000) : undefined;
   opts.stopWhen?.then(
     () => run.stop(),
     () => run.stop(),
   );
-  const r = await run;
+  // A thenable only (no finally), so the timer is cleared here.
+  const r = await run.then(
+    (result) => {
+      clearTimeout(cap);
+      return result;
+    },
+    (e: unknown) => {
+      clearTimeout(cap);
+      throw e;
+    },
+  );
   return {
     rps: r['2xx'] / r.duration,
     ok: r['2xx'],
@@ -63,5 +80,6 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     p99: r.latency.p99,
     max: r.latency.max,
     seconds: r.duration,
+    statuses: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
   };
 }

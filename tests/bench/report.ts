@@ -2,10 +2,14 @@
 // between the results markers, leaving the hand-written text around them alone.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { CliStartResult } from './cli-start.bench.ts';
+import type { FloodResult } from './flood.bench.ts';
 import type { IngestResult, IngestRun } from './ingest.bench.ts';
 import type { CheckpointUnderLoad, LargeStoreResult } from './large-store.bench.ts';
 import type { MachineInfo } from './machine.ts';
-import type { Timings } from './timing.ts';
+import { floodGoalRows, renderFlood } from './report-flood.ts';
+import { cell, fmt, ms, timings, verdict } from './report-format.ts';
+import { renderGrowth } from './report-growth.ts';
+import type { StoreCosts } from './store-costs.ts';
 import type { UiResult } from './ui.bench.ts';
 
 export interface BenchRun {
@@ -15,6 +19,9 @@ export interface BenchRun {
   machine: MachineInfo;
   ingest: IngestResult;
   large: LargeStoreResult;
+  /** The smaller stores of the growth table; the large store is its last column. */
+  growth: StoreCosts[];
+  flood: FloodResult;
   ui: UiResult;
   cliStart: CliStartResult;
 }
@@ -41,14 +48,27 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
 - **At 100,000 logs**: a real engine creates a data directory (account, key, five
   endpoints), then the logs go straight into its store (1 KB JSON bodies, spread over 30
   days, 1 in 7 failed verification). Then: start-up of \`hookscope serve\` on it (spawn
-  to \`runtime.json\`); sequential \`GET /api/webhooks/logs?limit=50\` and \`...&search=\`
-  calls (terms matching 20 logs, 12,500 logs and none, in turn); the engine process's
+  to \`runtime.json\`); sequential \`GET /api/webhooks/logs?limit=50\` calls, then with
+  \`status=failed\`, \`endpointId=\` and both (in turn), then with \`search=\` (terms matching
+  20 logs, 12,500 logs and none, in turn); \`GET /api/webhooks/logs/:id\` for 1,000 logs
+  taken from five places through the store (one log with its body); the engine process's
   resident memory (sampled every 100 ms, so peaks include checkpoints; the store's worker
   thread is in the same process); checkpoints with deliveries coming in, with
   \`perf_hooks.monitorEventLoopDelay\` (1 ms resolution) on in the engine process for
   exactly the checkpoint's duration: once at a steady rate the store keeps up with at this
   size, once in a short full-speed burst (there the checkpoint first waits for the records
   the store's worker has not applied yet, so it is watched for a bounded time).
+- **How cost grows**: the same seeding and the same measures (start-up, list, filters,
+  search, one log, metrics, memory) on stores of 10,000 and 30,000 logs, each in its own
+  data directory and engine process, next to the 100,000-log figures in one table
+  (\`npm run bench -- --only=growth\` measures all three sizes alone).
+- **Flood**: a real engine with the default retention (10,000 logs per account) gets
+  1,000,000 deliveries (1 KB) at one endpoint from autocannon at full speed (32
+  connections; the rate limiter off). Its resident memory is read from \`/proc\` every
+  200 ms and its data directory's total size every second; then the list total is asked
+  for (bounded wait) and the engine stopped cleanly. Sending stops after 240 s, or if the
+  engine passes 2 GB resident (a shared machine), and the report says which happened
+  (\`--only=flood\` runs it alone).
 - **The UI**: \`hookscope serve\` with the built renderer, driven by Debian's Chromium
   (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
   the page is loaded (once with an empty cache, then again with the hashed assets cached,
@@ -65,12 +85,6 @@ thread and the store's worker) for a look at where the time goes.
 The machine is shared and small, so figures move by some percent between runs; a
 result near its goal deserves a second run before anyone acts on it.
 `;
-
-const fmt = (n: number, digits = 0): string =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const ms = (n: number): string => `${fmt(n, n < 100 ? 1 : 0)} ms`;
-const verdict = (ok: boolean): string => (ok ? 'PASS' : '**FAIL**');
-const timings = (t: Timings): string => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)}, max ${ms(t.max)} (n=${t.n})`;
 
 function ingestRow(name: string, r: IngestRun, bareRps: number): string {
   const l = r.load;
@@ -108,6 +122,7 @@ export function renderResults(run: BenchRun): string {
   const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs);
   const repo = (w: string) => s.metricsRepo.find((x) => x.window === w);
   const n = fmt(s.storedBefore);
+  const worstFilter = Math.max(...Object.values(s.listByFilter).map((t) => t.p95));
   const lines = [
     '## Results',
     '',
@@ -128,6 +143,8 @@ export function renderResults(run: BenchRun): string {
     `| Ingest p99 latency (sync \`interval\`) | ${g.interval.load.p99} ms (p50 ${g.interval.load.p50} ms) | < 20 ms | ${verdict(g.interval.load.p99 < 20)} |`,
     `| Every acknowledged delivery stored (sync \`interval\`) | ${storedMeasure(g.interval)} | all | ${verdict(keptAll(g.interval))} |`,
     `| List page (\`limit=50\`) p95 at ${n} logs | ${ms(s.list.p95)} | < 20 ms | ${verdict(s.list.p95 < 20)} |`,
+    `| List with filters (\`status=failed\`, \`endpointId=\`, both) p95 at ${n} logs | ${ms(s.listFiltered.p95)} (worst filter ${ms(worstFilter)}) | < 20 ms | ${verdict(s.listFiltered.p95 < 20)} |`,
+    `| One log with body (\`GET /api/webhooks/logs/:id\`) p95 at ${n} logs | ${ms(s.logWithBody.p95)} | < 5 ms | ${verdict(s.logWithBody.p95 < 5)} |`,
     `| Text search (\`search=\`) p95 at ${n} logs | ${ms(s.search.p95)} | < 150 ms | ${verdict(s.search.p95 < 150)} |`,
     `| Resident memory at ${n} logs: start-up and queries (peak) | ${fmt(restMb)} MB (${fmt(s.memoryAtRest.rssMb)} MB after the queries) | < 500 MB | ${verdict(restMb < 500)} |`,
     `| Resident memory at ${n} logs: peak during a checkpoint at ${s.options.steadyRate} deliveries/s | ${fmt(s.steady.memory.peakRssMb)} MB | < 500 MB | ${verdict(s.steady.memory.peakRssMb < 500)} |`,
@@ -137,6 +154,7 @@ export function renderResults(run: BenchRun): string {
     `| UI first render with ${fmt(run.ui.listed)} deliveries (navigation to the first row), slowest of ${run.ui.render.n} warm loads | ${ms(run.ui.render.max)} (cold ${ms(run.ui.coldRenderMs)}) | < 1 s | ${verdict(Math.max(run.ui.render.max, run.ui.coldRenderMs) < 1000)} |`,
     `| UI delivery to row p95, under ${fmt(run.ui.options.backgroundRate)} other deliveries/s | ${ms(run.ui.rowLatency.p95)}${run.ui.missed.length > 0 ? `, ${run.ui.missed.length} rows never shown` : ''} | < 250 ms | ${verdict(run.ui.rowLatency.p95 < 250 && run.ui.missed.length === 0)} |`,
     `| Longest event-loop stall during a checkpoint under load (worst of steady and burst) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, burst ${ms(s.burst.checkpoint.maxMs)}) | < 250 ms | ${verdict(stall < 250)} |`,
+    ...floodGoalRows(run.flood),
     '',
     `### Ingest (${g.options.connections} connections, 1 KB bodies, ${g.options.seconds} s after a ${g.options.warmupSeconds} s warm-up)`,
     '',
@@ -162,10 +180,10 @@ export function renderResults(run: BenchRun): string {
     `| \`hookscope serve\` start-up (spawn to runtime.json) | ${timings(s.cliStartupMs)} |`,
     `| \`startEngine\` alone, in the benchmark's engine process | ${ms(s.startEngineMs)} |`,
     `| List page \`limit=50\` | ${timings(s.list)} |`,
+    ...Object.entries(s.listByFilter).map(([f, t]) => `| List \`limit=50&${cell(f)}\` | ${timings(t)} |`),
     `| Search, all terms | ${timings(s.search)} |`,
-    ...Object.entries(s.searchByTerm).map(
-      ([term, t]) => `| Search \`${term.replace(/\|/g, '\\|')}\` | ${timings(t)} |`,
-    ),
+    ...Object.entries(s.searchByTerm).map(([term, t]) => `| Search \`${cell(term)}\` | ${timings(t)} |`),
+    `| One log with body, \`GET /api/webhooks/logs/:id\` (1,000 logs from all through the store, in turn) | ${timings(s.logWithBody)} |`,
     ...Object.entries(s.metricsApi).map(
       ([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`,
     ),
@@ -180,6 +198,8 @@ export function renderResults(run: BenchRun): string {
     ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
     ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
     '',
+    renderGrowth([...run.growth, s], true),
+    renderFlood(run.flood),
     renderUi(run.ui),
   ];
   return lines.join('\n');

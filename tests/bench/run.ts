@@ -1,46 +1,61 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
-// that prints the results instead of writing them; `--only=ui` or `--only=cli` runs
-// that part alone and prints it.
+// that prints the results instead of writing them; `--only=ui`, `--only=cli`,
+// `--only=growth` (all three store sizes) or `--only=flood` runs that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
-import { benchCliStart } from './cli-start.bench.ts';
+import { benchCliStart, buildServer } from './cli-start.bench.ts';
+import { benchFlood, type FloodOptions } from './flood.bench.ts';
+import { benchGrowth } from './growth.bench.ts';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
 import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
 import { machineInfo } from './machine.ts';
+import { floodGoalRows, renderFlood } from './report-flood.ts';
+import { renderGrowth } from './report-growth.ts';
 import { renderResults, renderUi, writeResults } from './report.ts';
+import type { StoreCostOptions } from './store-costs.ts';
 import { benchUi, type UiOptions } from './ui.bench.ts';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const WATCHDOG_MS = 12 * 60_000;
+const WATCHDOG_MS = 15 * 60_000;
 
 const ingestOptions: IngestOptions = quick
   ? { connections: 32, seconds: 3, warmupSeconds: 1, catchUpLimitMs: { interval: 20_000, strict: 10_000 } }
   : { connections: 32, seconds: 10, warmupSeconds: 2, catchUpLimitMs: { interval: 30_000, strict: 10_000 } };
+// The same measures at every store size (the growth table and the 100,000-log part).
+const costOptions: StoreCostOptions = quick
+  ? { cliStarts: 1, listCalls: 20, filterCalls: 15, searchCalls: 9, detailCalls: 30, seriesBudgetMs: 5_000 }
+  : { cliStarts: 3, listCalls: 200, filterCalls: 150, searchCalls: 45, detailCalls: 200, seriesBudgetMs: 30_000 };
+/** The growth table's smaller stores; the large store is its last column. */
+const growthSizes = quick ? [2_000, 5_000] : [10_000, 30_000];
 const largeOptions: LargeStoreOptions = quick
   ? {
+      ...costOptions,
       logs: 10_000,
-      cliStarts: 1,
-      listCalls: 20,
-      searchCalls: 9,
-      seriesBudgetMs: 5_000,
       connections: 32,
       steadyRate: 100,
       burstSeconds: 8,
       burstWatchMs: 10_000,
     }
   : {
+      ...costOptions,
       logs: 100_000,
-      cliStarts: 3,
-      listCalls: 200,
-      searchCalls: 45,
-      seriesBudgetMs: 30_000,
       connections: 32,
       steadyRate: 100,
       burstSeconds: 8,
       burstWatchMs: 10_000,
     };
+
+const floodOptions: FloodOptions = {
+  deliveries: quick ? 50_000 : 1_000_000,
+  connections: 32,
+  maxSendSeconds: quick ? 60 : 240,
+  catchUpLimitMs: quick ? 30_000 : 90_000,
+  rssGuardMb: 2_048,
+  rssEveryMs: 200,
+  sizeEveryMs: 1_000,
+};
 
 const uiOptions: UiOptions = quick
   ? { deliveries: 2_000, renders: 3, samples: 40, sampleEveryMs: 100, backgroundRate: 100 }
@@ -67,10 +82,24 @@ if (only === 'cli') {
   console.log(JSON.stringify(await benchCliStart({ runs: 5 }, log), null, 2));
   process.exit(0);
 }
+if (only === 'growth') {
+  buildServer();
+  const points = await benchGrowth([...growthSizes, largeOptions.logs], costOptions, log);
+  console.log(`\n${renderGrowth(points, false)}`);
+  process.exit(0);
+}
+if (only === 'flood') {
+  const flood = await benchFlood(floodOptions, log);
+  console.log(`\n${floodGoalRows(flood).join('\n')}\n\n${renderFlood(flood)}`);
+  process.exit(0);
+}
+if (only !== undefined) throw new Error(`--only=${only}: not a part (ui, cli, growth, flood)`);
 const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
+const growth = await benchGrowth(growthSizes, costOptions, log);
 const large = await benchLargeStore(largeOptions, log);
 const ui = await benchUi(uiOptions, log);
+const flood = await benchFlood(floodOptions, log);
 const results = renderResults({
   startedAt,
   totalSeconds: (performance.now() - t0) / 1000,
@@ -78,6 +107,8 @@ const results = renderResults({
   machine,
   ingest,
   large,
+  growth,
+  flood,
   ui,
   cliStart,
 });
