@@ -168,7 +168,7 @@ export class SqljsStore implements Store {
       throw new StoreUnavailableError(`The journal could not be written: ${toError(e).message}`);
     }
     // Append promises settle in journal order, so records reach the worker in that order too.
-    client.apply(record);
+    client.apply(frame);
     if (journal.bytesSinceRotate >= this.opts.checkpointBytes) void this.maybeCheckpoint();
     if (ack === 'applied') {
       await applied.catch((e: unknown) => {

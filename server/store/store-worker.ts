@@ -319,16 +319,25 @@ class DatabaseHost {
  * all), so records that arrived while the worker was busy go in one group. Stops at
  * the first message of another kind, which is returned to be handled next, in order.
  */
-function gatherGroup(port: MessagePort, first: JournalRecord[]): { records: JournalRecord[]; next?: ToWorker } {
-  const records = [...first];
+function gatherGroup(port: MessagePort, first: Uint8Array): { records: JournalRecord[]; next?: ToWorker } {
+  const records = framesToRecords(first);
   while (records.length < MAX_GROUP) {
     const queued = receiveMessageOnPort(port);
     if (!queued) break;
     const m = queued.message as ToWorker;
     if (m.t !== 'apply') return { records, next: m };
-    for (const r of m.records) records.push(r);
+    for (const r of framesToRecords(m.frames)) records.push(r);
   }
   return { records };
+}
+
+/** The records of frames the main thread journaled; they were whole when sent, so a bad one is a bug. */
+function framesToRecords(frames: Uint8Array): JournalRecord[] {
+  const buf = Buffer.from(frames.buffer, frames.byteOffset, frames.byteLength);
+  const { records, goodLength } = decodeRecords(buf);
+  if (goodLength !== buf.length)
+    throw new Error(`a group of journal frames did not decode (${goodLength} of ${buf.length} bytes)`);
+  return records;
 }
 
 async function main(): Promise<void> {
@@ -359,7 +368,7 @@ async function main(): Promise<void> {
       case 'open':
         return reply(m.id, () => host.open(m.dir, m.migrations, m.applyDelayMs));
       case 'apply': {
-        const { records, next } = gatherGroup(port, m.records);
+        const { records, next } = gatherGroup(port, m.frames);
         applyGroup(records);
         if (next) handle(next);
         return;

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { JournalRecord } from './journal-codec.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
 type CallMessage = Extract<ToWorker, { id: number }>;
@@ -24,8 +23,9 @@ export class WorkerClient {
   private applied: { seq: number; waiter: Waiter | null }[] = [];
   private appliedHead = 0;
   private exitExpected = false;
-  /** Records journaled in this turn, posted to the worker as one group. */
-  private outgoing: JournalRecord[] = [];
+  /** Frames journaled in this turn, posted to the worker as one group. */
+  private outgoing: Buffer[] = [];
+  private outgoingBytes = 0;
   private flushQueued = false;
   /** The highest seq the worker has reported done (applied or failed). */
   appliedUpTo = 0;
@@ -56,12 +56,15 @@ export class WorkerClient {
   }
 
   /**
-   * Queues a record for the worker. Records journaled together (one journal group
-   * settles its appends in one turn) are posted together at the end of the turn,
-   * which the worker applies as one transaction.
+   * Queues a journaled record (its frame) for the worker. Records journaled together
+   * (one journal group settles its appends in one turn) are posted together at the
+   * end of the turn, which the worker applies as one transaction. They go as the
+   * frames themselves in one buffer that is moved, not cloned: cloning the records'
+   * objects (SQL text, parameters) took 15% of the main thread under full load.
    */
-  apply(record: JournalRecord): void {
-    this.outgoing.push(record);
+  apply(frame: Buffer): void {
+    this.outgoing.push(frame);
+    this.outgoingBytes += frame.length;
     if (this.flushQueued) return;
     this.flushQueued = true;
     queueMicrotask(() => this.flush());
@@ -70,9 +73,13 @@ export class WorkerClient {
   private flush(): void {
     this.flushQueued = false;
     if (this.outgoing.length === 0) return;
-    const records = this.outgoing;
+    // Its own ArrayBuffer (never the shared pool's), so it can be transferred.
+    const frames = Buffer.allocUnsafeSlow(this.outgoingBytes);
+    let at = 0;
+    for (const f of this.outgoing) at += f.copy(frames, at);
     this.outgoing = [];
-    this.worker.postMessage({ t: 'apply', records } satisfies ToWorker);
+    this.outgoingBytes = 0;
+    this.worker.postMessage({ t: 'apply', frames } satisfies ToWorker, [frames.buffer]);
   }
 
   /** Settles once the worker reports `seq` applied (rejects if that record failed). */

@@ -1,10 +1,10 @@
-import type { JournalRecord } from './journal-codec.ts';
 import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
 
 /** Messages between the store facade (main thread) and the database worker. */
 export type ToWorker =
   | { t: 'open'; id: number; dir: string; migrations: readonly FeatureMigrations[]; applyDelayMs?: number }
-  | { t: 'apply'; records: JournalRecord[] }
+  /** Journal frames, back to back, exactly as journaled (a copy moved, not cloned, to the worker). */
+  | { t: 'apply'; frames: Uint8Array }
   | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean }
   | { t: 'batch'; id: number; queries: ReadQuery[] }
   | { t: 'checkpoint'; id: number }
