@@ -79,7 +79,11 @@ const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.p
 const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
   size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification, event_type)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_BODY = 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)';
+// The body itself is spilled to the store's blob files; its location is bound as ?3.
+const INSERT_BODY = `INSERT INTO log_bodies (log_seq, body, length, location)
+  VALUES ((SELECT seq FROM logs WHERE id = ?1), X'', ?2, ?3)`;
+/** Where find() gets a body: the blob files when the row has a location, else the inline column. */
+const BODY_BLOB = { location: 'body_location', length: 'body_length', into: 'body' } as const;
 
 // Oldest unpinned first beyond the per-account limit of unpinned logs; the LIMIT is 0 (no
 // work) while under it. The logs_by_pinned index (account_id, pinned, seq) starts the scan
@@ -139,7 +143,7 @@ export class LogsRepository {
           log.eventType,
         ],
       },
-      { sql: INSERT_BODY, params: [id, log.body] },
+      { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
       { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount], coalesce: true },
       {
         sql: EVICT_OVER_BYTES,
@@ -189,9 +193,11 @@ export class LogsRepository {
 
   async find(accountId: string, id: string): Promise<StoredLog | undefined> {
     const row = await this.store.get<LogRow>(
-      `SELECT ${SUMMARY_COLUMNS}, b.body FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
+      `SELECT ${SUMMARY_COLUMNS}, b.body, b.location AS body_location, b.length AS body_length
+       FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
        WHERE l.id = ? AND l.account_id = ?`,
       [id, accountId],
+      BODY_BLOB,
     );
     return row ? decode(row) : undefined;
   }

@@ -14,23 +14,25 @@ export interface JournalRecord {
 const HEADER = 12;
 
 type EncodedParam = string | number | null | { $b: [number, number] };
-type EncodedOp = [sql: string, params: EncodedParam[], coalesce?: 1];
+type BlobRef = { $b: [number, number] };
+// Flags: 1 = coalesce. The spilled blob, if any, is a fourth element.
+type EncodedOp = [sql: string, params: EncodedParam[], flags?: number, spill?: BlobRef];
 
 export function encodeRecord(record: JournalRecord): Buffer {
   const blobs: Uint8Array[] = [];
   let blobOffset = 0;
+  const blobRef = (p: Uint8Array): BlobRef => {
+    const ref: BlobRef = { $b: [blobOffset, p.length] };
+    blobs.push(p);
+    blobOffset += p.length;
+    return ref;
+  };
   const ops = record.ops.map((op): EncodedOp => {
-    const params = op.params.map((p): EncodedParam => {
-      if (p instanceof Uint8Array) {
-        const ref: EncodedParam = { $b: [blobOffset, p.length] };
-        blobs.push(p);
-        blobOffset += p.length;
-        return ref;
-      }
-      return p;
-    });
-    // The flag is a third element only when set, so journals written before it read the same.
-    return op.coalesce ? [op.sql, params, 1] : [op.sql, params];
+    const params = op.params.map((p): EncodedParam => (p instanceof Uint8Array ? blobRef(p) : p));
+    const flags = op.coalesce ? 1 : 0;
+    // Extra elements only when needed, so a plain op is framed exactly as before they existed.
+    if (op.spill) return [op.sql, params, flags, blobRef(op.spill)];
+    return flags ? [op.sql, params, flags] : [op.sql, params];
   });
   const json = Buffer.from(JSON.stringify({ s: record.seq, o: ops }), 'utf8');
   const payloadLength = json.length + blobOffset;
@@ -74,18 +76,17 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     const blobBase = jsonLength;
     records.push({
       seq: parsed.s,
-      ops: parsed.o.map(([sql, params, coalesce]): WriteOp => {
+      ops: parsed.o.map(([sql, params, flags, spill]): WriteOp => {
+        const blob = (ref: BlobRef): Uint8Array => {
+          const [off, len] = ref.$b;
+          return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
+        };
         const op: WriteOp = {
           sql,
-          params: params.map((p): SqlValue => {
-            if (p !== null && typeof p === 'object') {
-              const [off, len] = p.$b;
-              return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
-            }
-            return p;
-          }),
+          params: params.map((p): SqlValue => (p !== null && typeof p === 'object' ? blob(p) : p)),
         };
-        if (coalesce === 1) op.coalesce = true;
+        if (flags !== undefined && (flags & 1) === 1) op.coalesce = true;
+        if (spill) op.spill = blob(spill);
         return op;
       }),
     });

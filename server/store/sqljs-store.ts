@@ -6,6 +6,7 @@ import { encodeRecord, type JournalRecord } from './journal-codec.ts';
 import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
 import type {
   BatchResult,
+  BlobColumns,
   CheckpointResult,
   FeatureMigrations,
   ReadQuery,
@@ -187,12 +188,12 @@ export class SqljsStore implements Store {
     return loaded ? this.nextSeq - 1 - loaded.client.appliedUpTo : 0;
   }
 
-  async all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    return (await this.usable().client.call({ t: 'query', sql, params, one: false })) as T[];
+  async all<T extends object = Row>(sql: string, params: SqlValue[] = [], blob?: BlobColumns): Promise<T[]> {
+    return (await this.usable().client.call({ t: 'query', sql, params, one: false, blob })) as T[];
   }
 
-  async get<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return (await this.usable().client.call({ t: 'query', sql, params, one: true })) as T | undefined;
+  async get<T extends object = Row>(sql: string, params: SqlValue[] = [], blob?: BlobColumns): Promise<T | undefined> {
+    return (await this.usable().client.call({ t: 'query', sql, params, one: true, blob })) as T | undefined;
   }
 
   async batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>> {

@@ -16,6 +16,24 @@ export interface WriteOp {
    * ~150 us per delivery; once per group it is a few us per delivery.
    */
   coalesce?: boolean;
+  /**
+   * A large value kept out of the database (a log's body): the worker appends it to
+   * the store's blob files and binds its location, an integer, as one more
+   * parameter after `params`. Read it back with a query's `blob` option. The
+   * in-memory database, and so memory and every snapshot, then hold only metadata.
+   */
+  spill?: Uint8Array;
+}
+
+/**
+ * Reads a spilled value back into each row a query returns: the row's `location`
+ * and `length` columns name it, and it is put in the `into` column (rows whose
+ * location is null keep what `into` holds).
+ */
+export interface BlobColumns {
+  location: string;
+  length: string;
+  into: string;
 }
 
 /**
@@ -50,6 +68,7 @@ export interface ReadQuery {
   sql: string;
   params?: SqlValue[];
   one?: boolean;
+  blob?: BlobColumns;
 }
 
 /** A batch's results, in query order: rows for a plain query, a row or undefined for `one`. */
@@ -73,6 +92,8 @@ export interface CheckpointResult {
   bytes: number;
   ms: number;
   lastSeq: number;
+  /** Blob files deleted because no row referred to them any more. */
+  blobFilesDeleted: number;
 }
 
 /**
@@ -83,8 +104,8 @@ export interface CheckpointResult {
  */
 export interface Store {
   write(ops: WriteOp[], ack?: WriteAck): Promise<WriteReceipt>;
-  all<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
-  get<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  all<T extends object = Row>(sql: string, params?: SqlValue[], blob?: BlobColumns): Promise<T[]>;
+  get<T extends object = Row>(sql: string, params?: SqlValue[], blob?: BlobColumns): Promise<T | undefined>;
   /** Runs the reads together, with no write applied between them (a page and its count agree). */
   batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>>;
   checkpoint(): Promise<CheckpointResult>;

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
 import { openPrivateFileSync } from '../support/private-files.ts';
+import { BlobFiles, type BlobEnd } from './blob-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
-import type { FeatureMigrations, ReadQuery, Row, SqlValue, WriteOp } from './store-types.ts';
+import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WriteOp } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -41,6 +42,7 @@ class DatabaseHost {
   private lastSeq = 0;
   private readonly statements = new Map<string, Statement>();
   private applyDelayMs = 0;
+  private blobs: BlobFiles | null = null;
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
@@ -70,6 +72,14 @@ class DatabaseHost {
             INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);`);
     this.migrate(migrations);
     this.lastSeq = Number(this.scalar("SELECT value FROM store_meta WHERE key = 'last_seq'"));
+    // Where the blob files ended when the snapshot was taken; what follows is replayed.
+    db.run(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('blob_file', 1);
+            INSERT OR IGNORE INTO store_meta (key, value) VALUES ('blob_size', 0);`);
+    this.blobs = new BlobFiles(dir);
+    const { cutBytes } = this.blobs.open({
+      file: Number(this.scalar("SELECT value FROM store_meta WHERE key = 'blob_file'")),
+      size: Number(this.scalar("SELECT value FROM store_meta WHERE key = 'blob_size'")),
+    });
 
     let replayed = 0;
     let tornBytes = 0;
@@ -89,7 +99,7 @@ class DatabaseHost {
       replayed += fresh.length;
       for (const r of records) maxSeq = Math.max(maxSeq, r.seq);
     }
-    return { lastSeq: maxSeq, lastSegment, replayed, tornBytes };
+    return { lastSeq: maxSeq, lastSegment, replayed, tornBytes, blobBytesCut: cutBytes };
   }
 
   /**
@@ -108,7 +118,7 @@ class DatabaseHost {
       for (const r of records) {
         db.run('SAVEPOINT rec');
         try {
-          for (const op of r.ops) if (!op.coalesce) this.statement(op.sql).run(op.params);
+          for (const op of r.ops) if (!op.coalesce) this.run(op);
           db.run('RELEASE rec');
           // Only a record that was applied brings its clean-ups.
           for (const op of r.ops) if (op.coalesce) deferred.set(coalesceKey(op), { op, seq: r.seq });
@@ -122,7 +132,7 @@ class DatabaseHost {
       for (const { op, seq } of deferred.values()) {
         db.run('SAVEPOINT rec');
         try {
-          this.statement(op.sql).run(op.params);
+          this.run(op);
           db.run('RELEASE rec');
         } catch (e) {
           db.run('ROLLBACK TO rec');
@@ -140,13 +150,13 @@ class DatabaseHost {
     return outcome;
   }
 
-  query(sql: string, params: SqlValue[], one: boolean): Row[] | Row | undefined {
+  query(sql: string, params: SqlValue[], one: boolean, blob?: BlobColumns): Row[] | Row | undefined {
     const stmt = this.statement(sql);
     try {
       stmt.bind(params);
-      if (one) return stmt.step() ? stmt.getAsObject() : undefined;
+      if (one) return stmt.step() ? this.withBlob(stmt.getAsObject(), blob) : undefined;
       const rows: Row[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject());
+      while (stmt.step()) rows.push(this.withBlob(stmt.getAsObject(), blob));
       return rows;
     } finally {
       stmt.reset();
@@ -158,13 +168,19 @@ class DatabaseHost {
    * between them: a page of rows and its total count describe the same state.
    */
   batch(queries: ReadQuery[]): (Row[] | Row | undefined)[] {
-    return queries.map((q) => this.query(q.sql, q.params ?? [], q.one ?? false));
+    return queries.map((q) => this.query(q.sql, q.params ?? [], q.one ?? false, q.blob));
   }
 
   /** Export, write a temp file, fsync, rename over the snapshot, fsync the directory. */
-  checkpoint(): { bytes: number; ms: number; lastSeq: number } {
+  checkpoint(): { bytes: number; ms: number; lastSeq: number; blobFilesDeleted: number } {
     const started = performance.now();
-    const data = this.need().export();
+    const db = this.need();
+    const blobs = this.needBlobs();
+    // The snapshot will refer to every blob written so far: make them durable first,
+    // and record where the files end, so a later open cuts off only what replay rewrites.
+    blobs.sync();
+    this.recordBlobEnd(blobs.end);
+    const data = db.export();
     const target = join(this.dir, SNAPSHOT_FILE);
     const tmp = `${target}.tmp`;
     // A temp file left by a crash keeps its old mode through open(); rename keeps the temp's mode.
@@ -183,10 +199,14 @@ class DatabaseHost {
     } finally {
       closeSync(dfd);
     }
-    return { bytes: data.length, ms: Math.round(performance.now() - started), lastSeq: this.lastSeq };
+    // Files no row refers to any more are not needed by this snapshot, the only one now.
+    const blobFilesDeleted = blobs.reclaim(this.liveBlobFiles());
+    return { bytes: data.length, ms: Math.round(performance.now() - started), lastSeq: this.lastSeq, blobFilesDeleted };
   }
 
   close(): void {
+    this.blobs?.close();
+    this.blobs = null;
     for (const s of this.statements.values()) s.free();
     this.statements.clear();
     this.db?.close();
@@ -286,6 +306,54 @@ class DatabaseHost {
     }
   }
 
+  /** Runs one statement; a spilled value goes to the blob files and its location is bound last. */
+  private run(op: WriteOp): void {
+    const params = op.spill ? [...op.params, this.needBlobs().append(op.spill)] : op.params;
+    this.statement(op.sql).run(params);
+  }
+
+  private withBlob(row: Row, blob: BlobColumns | undefined): Row {
+    if (!blob) return row;
+    const location = row[blob.location];
+    if (typeof location === 'number') row[blob.into] = this.needBlobs().read(location, Number(row[blob.length]));
+    return row;
+  }
+
+  private recordBlobEnd(end: BlobEnd): void {
+    const set = this.statement('UPDATE store_meta SET value = ? WHERE key = ?');
+    set.run([end.file, 'blob_file']);
+    set.run([end.size, 'blob_size']);
+  }
+
+  /**
+   * The blob files some row still refers to. Tables holding locations are found by
+   * their columns' names (a `location` column next to a `length` one), so a feature
+   * that spills needs no registration; at 100,000 logs the scan takes a few ms, once
+   * per checkpoint.
+   */
+  private liveBlobFiles(): Set<number> {
+    const live = new Set<number>();
+    for (const table of this.blobTables()) {
+      const rows = this.need().exec(`SELECT DISTINCT location >> 32 FROM "${table}" WHERE location IS NOT NULL`);
+      for (const v of rows[0]?.values ?? []) live.add(Number(v[0]));
+    }
+    return live;
+  }
+
+  private blobTables(): string[] {
+    const res = this.need().exec(
+      `SELECT m.name FROM sqlite_master m WHERE m.type = 'table'
+         AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'location')
+         AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'length')`,
+    );
+    return (res[0]?.values ?? []).map((v) => String(v[0]));
+  }
+
+  private needBlobs(): BlobFiles {
+    if (!this.blobs) throw new Error('database is not open');
+    return this.blobs;
+  }
+
   /** Tests only (a throttled worker): sleeps after each group, as a slow disk or CPU would. */
   private throttle(): void {
     if (this.applyDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, this.applyDelayMs);
@@ -374,7 +442,7 @@ async function main(): Promise<void> {
         return;
       }
       case 'query':
-        return reply(m.id, () => host.query(m.sql, m.params, m.one));
+        return reply(m.id, () => host.query(m.sql, m.params, m.one, m.blob));
       case 'batch':
         return reply(m.id, () => host.batch(m.queries));
       case 'checkpoint':

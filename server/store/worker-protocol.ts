@@ -1,11 +1,11 @@
-import type { FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
+import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue } from './store-types.ts';
 
 /** Messages between the store facade (main thread) and the database worker. */
 export type ToWorker =
   | { t: 'open'; id: number; dir: string; migrations: readonly FeatureMigrations[]; applyDelayMs?: number }
   /** Journal frames, back to back, exactly as journaled (a copy moved, not cloned, to the worker). */
   | { t: 'apply'; frames: Uint8Array }
-  | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean }
+  | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean; blob?: BlobColumns }
   | { t: 'batch'; id: number; queries: ReadQuery[] }
   | { t: 'checkpoint'; id: number }
   | { t: 'close'; id: number };
@@ -15,6 +15,8 @@ export interface OpenResult {
   lastSegment: number;
   replayed: number;
   tornBytes: number;
+  /** Bytes cut from the blob files: written after the snapshot by records the journal replays. */
+  blobBytesCut: number;
 }
 
 export type FromWorker =

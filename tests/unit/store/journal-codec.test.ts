@@ -101,3 +101,21 @@ describe('journal coalesced ops', () => {
     assert.deepEqual(decodeRecords(frame).records, [record]);
   });
 });
+
+describe('journal spilled values', () => {
+  test('a spilled value is framed after the parameters and comes back byte-exact', () => {
+    const body = Buffer.from([0, 1, 2, 250, 255]);
+    const record: JournalRecord = {
+      seq: 4,
+      ops: [{ sql: 'INSERT INTO b (n, loc) VALUES (?, ?)', params: [5], spill: body }],
+    };
+    const frame = encodeRecord(record);
+    assert.equal(
+      frame.subarray(12, 12 + frame.readUInt32LE(8)).toString('utf8'),
+      '{"s":4,"o":[["INSERT INTO b (n, loc) VALUES (?, ?)",[5],0,{"$b":[0,5]}]]}',
+    );
+    const decoded = decodeRecords(frame).records[0]!;
+    assert.deepEqual([...(decoded.ops[0]!.spill as Uint8Array)], [...body]);
+    assert.equal(decoded.ops[0]!.coalesce, undefined);
+  });
+});

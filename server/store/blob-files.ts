@@ -1,0 +1,175 @@
+import { closeSync, fsyncSync, readdirSync, readSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { openPrivateFileSync } from '../support/private-files.ts';
+
+// Blob files are `blobs-000001.dat`, `blobs-000002.dat`, ... next to the journal.
+const BLOB_FILE = /^blobs-(\d{6,})\.dat$/;
+export const blobFileName = (n: number): string => `blobs-${String(n).padStart(6, '0')}.dat`;
+
+/** A new file is started once the current one would pass this size (a larger blob gets a file of its own). */
+export const BLOB_FILE_BYTES = 16 * 1024 * 1024;
+
+// A location is one SQLite integer: file number * 2^32 + offset. Offsets stay under
+// 2^32 (files end near 16 MiB, or at one blob's size), and the product stays exact in
+// a double up to 2^21 files (32 TiB written in all).
+const FILE_UNIT = 2 ** 32;
+export const blobLocation = (file: number, offset: number): number => file * FILE_UNIT + offset;
+export const blobFileOf = (location: number): number => Math.floor(location / FILE_UNIT);
+const offsetOf = (location: number): number => location % FILE_UNIT;
+
+/** Where the files end: the next byte a blob would be written at. */
+export interface BlobEnd {
+  file: number;
+  size: number;
+}
+
+/**
+ * Append-only files for large values the database keeps only a location of (log
+ * bodies), so sql.js's in-memory database, and the snapshot a checkpoint copies
+ * out of it, hold metadata only. Owned by the store's worker thread; every call is
+ * synchronous there (never on the HTTP event loop).
+ *
+ * Durability comes from the journal, which holds every blob too: the files are
+ * written when a record is applied and fsynced before a snapshot that refers to
+ * them is written. A snapshot records where the files ended; on open, anything
+ * after that point was written by records the journal replays, so it is cut off
+ * (and files started after it deleted) and replay writes it again at the same
+ * locations, because appends are deterministic in record order.
+ */
+export class BlobFiles {
+  private file = 1;
+  private size = 0;
+  private fd: number | null = null;
+  /** Files written since the last sync (the current one, and any filled since). */
+  private readonly unsynced = new Set<number>();
+  /** Read handles, by file number: files are read often and opened once. */
+  private readonly readers = new Map<number, number>();
+
+  constructor(private readonly dir: string) {}
+
+  /** Cuts the files back to `end` (what the snapshot refers to) and opens for appending there. */
+  open(end: BlobEnd): { cutBytes: number } {
+    let cutBytes = 0;
+    for (const { n, path } of this.list()) {
+      if (n > end.file) {
+        cutBytes += statSync(path).size;
+        unlinkSync(path);
+      } else if (n === end.file) {
+        const size = statSync(path).size;
+        if (size > end.size) {
+          cutBytes += size - end.size;
+          truncateSync(path, end.size);
+        }
+      }
+    }
+    this.file = end.file;
+    this.size = end.size;
+    return { cutBytes };
+  }
+
+  get end(): BlobEnd {
+    return { file: this.file, size: this.size };
+  }
+
+  /** Appends `bytes` and returns their location. */
+  append(bytes: Uint8Array): number {
+    if (this.size > 0 && this.size + bytes.length > BLOB_FILE_BYTES) this.startNext();
+    const fd = this.writer();
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, this.size + off);
+    const location = blobLocation(this.file, this.size);
+    this.size += bytes.length;
+    this.unsynced.add(this.file);
+    return location;
+  }
+
+  read(location: number, length: number): Uint8Array {
+    const out = Buffer.allocUnsafe(length);
+    if (length === 0) return out;
+    const file = blobFileOf(location);
+    const fd = this.reader(file);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, out, got, length - got, offsetOf(location) + got);
+      if (n === 0) throw new Error(`${blobFileName(file)} ends before the ${length} bytes at ${offsetOf(location)}`);
+      got += n;
+    }
+    return out;
+  }
+
+  /** Makes every byte appended so far durable (before a snapshot that refers to them). */
+  sync(): void {
+    for (const n of this.unsynced) {
+      const fd = n === this.file && this.fd !== null ? this.fd : null;
+      if (fd !== null) fsyncSync(fd);
+      else {
+        const other = openPrivateFileSync(join(this.dir, blobFileName(n)), 'r+');
+        try {
+          fsyncSync(other);
+        } finally {
+          closeSync(other);
+        }
+      }
+    }
+    this.unsynced.clear();
+  }
+
+  /**
+   * Deletes the files before the current one that no stored row refers to (`live`:
+   * the file numbers that are). Call only once a snapshot without references to
+   * them is durable. Returns how many were deleted.
+   */
+  reclaim(live: ReadonlySet<number>): number {
+    let deleted = 0;
+    for (const { n, path } of this.list()) {
+      if (n >= this.file || live.has(n)) continue;
+      this.closeReader(n);
+      unlinkSync(path);
+      this.unsynced.delete(n);
+      deleted += 1;
+    }
+    return deleted;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    for (const n of [...this.readers.keys()]) this.closeReader(n);
+  }
+
+  private startNext(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.file += 1;
+    this.size = 0;
+  }
+
+  private writer(): number {
+    this.fd ??= openPrivateFileSync(join(this.dir, blobFileName(this.file)), 'a+');
+    return this.fd;
+  }
+
+  private reader(file: number): number {
+    let fd = this.readers.get(file);
+    if (fd === undefined) {
+      fd = openPrivateFileSync(join(this.dir, blobFileName(file)), 'r');
+      this.readers.set(file, fd);
+    }
+    return fd;
+  }
+
+  private closeReader(file: number): void {
+    const fd = this.readers.get(file);
+    if (fd === undefined) return;
+    closeSync(fd);
+    this.readers.delete(file);
+  }
+
+  private list(): { n: number; path: string }[] {
+    return readdirSync(this.dir)
+      .map((name) => ({ m: BLOB_FILE.exec(name), name }))
+      .filter((x): x is { m: RegExpExecArray; name: string } => x.m !== null)
+      .map(({ m, name }) => ({ n: Number(m[1]), path: join(this.dir, name) }))
+      .sort((a, b) => a.n - b.n);
+  }
+}
