@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, readdirSync, readSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, readdirSync, readSync, statSync, truncateSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPrivateFileSync } from '../support/private-files.ts';
 
@@ -42,6 +42,13 @@ export class BlobFiles {
   private fd: number | null = null;
   /** Files written since the last sync (the current one, and any filled since). */
   private readonly unsynced = new Set<number>();
+  /**
+   * Appended bytes not written yet, and where they start: a group of records is
+   * written with one writev when it is done (or before a read, sync or new file)
+   * instead of one write per record.
+   */
+  private pending: Uint8Array[] = [];
+  private pendingFrom = 0;
   /** Read handles, by file number: files are read often and opened once. */
   private readonly readers = new Map<number, number>();
 
@@ -71,21 +78,37 @@ export class BlobFiles {
     return { file: this.file, size: this.size };
   }
 
-  /** Appends `bytes` and returns their location. */
+  /** Appends `bytes` (written by the next `flush`) and returns their location. */
   append(bytes: Uint8Array): number {
     if (this.size > 0 && this.size + bytes.length > BLOB_FILE_BYTES) this.startNext();
-    const fd = this.writer();
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, this.size + off);
+    if (this.pending.length === 0) this.pendingFrom = this.size;
+    this.pending.push(bytes);
     const location = blobLocation(this.file, this.size);
     this.size += bytes.length;
     this.unsynced.add(this.file);
     return location;
   }
 
+  /** Writes what `append` queued, in one writev. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const fd = this.writer();
+    let buffers = this.pending;
+    let at = this.pendingFrom;
+    this.pending = [];
+    while (buffers.length > 0) {
+      let written = writevSync(fd, buffers, at);
+      at += written;
+      // writev may stop short: drop what is written and go on from there.
+      while (buffers.length > 0 && written >= buffers[0]!.length) written -= buffers.shift()!.length;
+      if (written > 0) buffers[0] = buffers[0]!.subarray(written);
+    }
+  }
+
   read(location: number, length: number): Uint8Array {
     const out = Buffer.allocUnsafe(length);
     if (length === 0) return out;
+    this.flush();
     const file = blobFileOf(location);
     const fd = this.reader(file);
     let got = 0;
@@ -99,6 +122,7 @@ export class BlobFiles {
 
   /** Makes every byte appended so far durable (before a snapshot that refers to them). */
   sync(): void {
+    this.flush();
     for (const n of this.unsynced) {
       const fd = n === this.file && this.fd !== null ? this.fd : null;
       if (fd !== null) fsyncSync(fd);
@@ -132,12 +156,14 @@ export class BlobFiles {
   }
 
   close(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     for (const n of [...this.readers.keys()]) this.closeReader(n);
   }
 
   private startNext(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     this.file += 1;

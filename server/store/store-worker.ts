@@ -141,6 +141,7 @@ class DatabaseHost {
         }
       }
       this.statement("UPDATE store_meta SET value = ? WHERE key = 'last_seq'").run([this.lastSeq]);
+      this.blobs?.flush();
       db.run('COMMIT');
     } catch (e) {
       db.run('ROLLBACK');

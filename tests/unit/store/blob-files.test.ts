@@ -55,6 +55,7 @@ describe('blob files', () => {
       ],
     );
     assert.equal(blobs.read(big, BLOB_FILE_BYTES + 10)[BLOB_FILE_BYTES + 9], 4);
+    assert.deepEqual([...blobs.read(d, 1)], [5]); // read before the pending write is flushed: flushes first
     assert.deepEqual(await files(dir), [1, 2, 3, 4].map(blobFileName));
     blobs.close();
   });
@@ -79,6 +80,7 @@ describe('blob files', () => {
     const blobs = new BlobFiles(dir);
     blobs.open({ file: 1, size: 0 });
     for (let i = 0; i < 4; i++) blobs.append(bytes(BLOB_FILE_BYTES, i)); // files 1..4, 4 current
+    blobs.flush(); // what the worker does at the end of each group
     assert.equal(blobs.reclaim(new Set([2])), 2);
     assert.deepEqual(await files(dir), [blobFileName(2), blobFileName(4)]);
     assert.equal(blobs.reclaim(new Set()), 1);
