@@ -304,12 +304,9 @@ export class LogsRepository {
    * The ids go as one JSON parameter, so any number fits one statement.
    */
   async deleteByIds(accountId: string, ids: readonly string[]): Promise<void> {
-    await this.store.write([
-      {
-        sql: 'DELETE FROM logs WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))',
-        params: [accountId, JSON.stringify(ids)],
-      },
-    ]);
+    const where = 'l.account_id = ? AND l.id IN (SELECT value FROM json_each(?))';
+    const params = [accountId, JSON.stringify(ids)];
+    await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
   }
 
   async setPinned(accountId: string, id: string, pinned: boolean): Promise<void> {
@@ -319,10 +316,24 @@ export class LogsRepository {
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
-    await this.store.write([
-      { sql: 'DELETE FROM logs WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
-    ]);
+    const where = 'l.account_id = ? AND l.endpoint_id = ?';
+    const params = [accountId, endpointId];
+    await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
   }
+}
+
+/**
+ * Deleted on purpose (not evicted by retention): the bodies are overwritten in the
+ * blob files at once, so they are in no file after the next checkpoint, like the
+ * rows (secure_delete) and the journal segments holding them.
+ */
+function wipeBodies(where: string, params: SqlValue[]): WriteOp {
+  return {
+    sql: `SELECT b.location, b.length FROM logs l JOIN log_bodies b ON b.log_seq = l.seq
+          WHERE ${where} AND b.location IS NOT NULL`,
+    params,
+    wipe: true,
+  };
 }
 
 interface StatsRow {

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, readdirSync, readSync, statSync, truncateSync, unlinkSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  readdirSync,
+  readSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { openPrivateFileSync } from '../support/private-files.ts';
 
@@ -118,6 +128,24 @@ export class BlobFiles {
       got += n;
     }
     return out;
+  }
+
+  /** Overwrites a stored value with zeros (its row is being deleted on purpose). */
+  wipe(location: number, length: number): void {
+    if (length === 0) return;
+    this.flush();
+    const file = blobFileOf(location);
+    const fd = openPrivateFileSync(join(this.dir, blobFileName(file)), 'r+');
+    try {
+      const zeros = Buffer.alloc(Math.min(length, 1024 * 1024));
+      for (let done = 0; done < length;) {
+        const n = Math.min(zeros.length, length - done);
+        done += writeSync(fd, zeros, 0, n, offsetOf(location) + done);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    this.unsynced.add(file);
   }
 
   /** Makes every byte appended so far durable (before a snapshot that refers to them). */

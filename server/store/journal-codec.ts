@@ -15,7 +15,7 @@ const HEADER = 12;
 
 type EncodedParam = string | number | null | { $b: [number, number] };
 type BlobRef = { $b: [number, number] };
-// Flags: 1 = coalesce. The spilled blob, if any, is a fourth element.
+// Flags: 1 = coalesce, 2 = wipe. The spilled blob, if any, is a fourth element.
 type EncodedOp = [sql: string, params: EncodedParam[], flags?: number, spill?: BlobRef];
 
 export function encodeRecord(record: JournalRecord): Buffer {
@@ -29,7 +29,7 @@ export function encodeRecord(record: JournalRecord): Buffer {
   };
   const ops = record.ops.map((op): EncodedOp => {
     const params = op.params.map((p): EncodedParam => (p instanceof Uint8Array ? blobRef(p) : p));
-    const flags = op.coalesce ? 1 : 0;
+    const flags = (op.coalesce ? 1 : 0) | (op.wipe ? 2 : 0);
     // Extra elements only when needed, so a plain op is framed exactly as before they existed.
     if (op.spill) return [op.sql, params, flags, blobRef(op.spill)];
     return flags ? [op.sql, params, flags] : [op.sql, params];
@@ -86,6 +86,7 @@ export function decodeRecords(buf: Buffer): DecodeResult {
           params: params.map((p): SqlValue => (p !== null && typeof p === 'object' ? blob(p) : p)),
         };
         if (flags !== undefined && (flags & 1) === 1) op.coalesce = true;
+        if (flags !== undefined && (flags & 2) === 2) op.wipe = true;
         if (spill) op.spill = blob(spill);
         return op;
       }),

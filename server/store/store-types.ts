@@ -23,6 +23,13 @@ export interface WriteOp {
    * in-memory database, and so memory and every snapshot, then hold only metadata.
    */
   spill?: Uint8Array;
+  /**
+   * This op is a query whose rows are `(location, length)` of spilled values to
+   * overwrite with zeros at once (a log deleted on purpose: its body must not stay
+   * readable in a blob file until the file goes). Put it before the op that deletes
+   * the rows.
+   */
+  wipe?: boolean;
 }
 
 /**

@@ -309,6 +309,14 @@ class DatabaseHost {
 
   /** Runs one statement; a spilled value goes to the blob files and its location is bound last. */
   private run(op: WriteOp): void {
+    if (op.wipe) {
+      const rows = this.query(op.sql, op.params, false) as Row[];
+      for (const r of rows) {
+        const [location, length] = Object.values(r);
+        if (typeof location === 'number') this.needBlobs().wipe(location, Number(length));
+      }
+      return;
+    }
     const params = op.spill ? [...op.params, this.needBlobs().append(op.spill)] : op.params;
     this.statement(op.sql).run(params);
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { after, before, describe, test } from '../helpers/node-test.ts';
@@ -236,6 +236,28 @@ describe('deleting, clearing and pinning logs', () => {
       deleted: 0,
       pinnedKept: 1,
     });
+  });
+
+  test('a deleted body is in no file of the data directory after the next checkpoint; a kept one is', async () => {
+    const marker = (name: string) => `{"marker":"${name}-${'z'.repeat(40)}"}`;
+    const ep = await t.endpoint({ name: 'wipe', validationType: 'none' });
+    const gone = await deliver(ep, marker('deleted-one'));
+    const many = await deliver(ep, marker('deleted-many'));
+    await deliver(ep, marker('kept'));
+    const doomedEp = await t.endpoint({ name: 'wipe-endpoint', validationType: 'none' });
+    await deliver(doomedEp, marker('deleted-with-endpoint'));
+    assert.equal((await t.api('DELETE', `/api/webhooks/logs/${gone}`)).status, 200);
+    assert.equal((await t.api('POST', '/api/webhooks/logs/delete', { body: { ids: [many] } })).status, 200);
+    assert.equal((await t.api('DELETE', `/api/endpoints/${doomedEp}`)).status, 200);
+    await t.engine.checkpoint();
+    const storeDir = join(t.dataDir, 'store');
+    const found = new Set<string>();
+    for (const name of await readdir(storeDir)) {
+      const bytes = await readFile(join(storeDir, name));
+      for (const m of ['deleted-one', 'deleted-many', 'deleted-with-endpoint', 'kept'])
+        if (bytes.includes(marker(m))) found.add(m);
+    }
+    assert.deepEqual([...found], ['kept']);
   });
 
   test("clearing another account's endpoint, or an unknown one, is a 404 and deletes nothing", async () => {

@@ -119,3 +119,29 @@ describe('journal spilled values', () => {
     assert.equal(decoded.ops[0]!.coalesce, undefined);
   });
 });
+
+describe('journal wipe ops', () => {
+  test('the wipe flag (2) round-trips, alone and with coalesce', () => {
+    const record: JournalRecord = {
+      seq: 9,
+      ops: [
+        { sql: 'SELECT location, length FROM b', params: [], wipe: true },
+        { sql: 'DELETE FROM b', params: [], wipe: true, coalesce: true },
+      ],
+    };
+    const frame = encodeRecord(record);
+    assert.equal(
+      frame.subarray(12).toString('utf8'),
+      '{"s":9,"o":[["SELECT location, length FROM b",[],2],["DELETE FROM b",[],3]]}',
+    );
+    assert.deepEqual(decodeRecords(frame).records, [
+      {
+        seq: 9,
+        ops: [
+          { sql: 'SELECT location, length FROM b', params: [], wipe: true },
+          { sql: 'DELETE FROM b', params: [], coalesce: true, wipe: true },
+        ],
+      },
+    ]);
+  });
+});
