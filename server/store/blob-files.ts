@@ -103,7 +103,7 @@ export class BlobFiles {
   flush(): void {
     if (this.pending.length === 0) return;
     const fd = this.writer();
-    let buffers = this.pending;
+    const buffers = this.pending;
     let at = this.pendingFrom;
     this.pending = [];
     while (buffers.length > 0) {
