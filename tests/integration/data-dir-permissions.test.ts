@@ -57,7 +57,7 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
       const before = [...(await modes(dir)).keys()].sort();
       assert.deepEqual(
         before.filter((p) => p.startsWith('store/')).map((p) => p.replace(/\d+/, 'N')),
-        ['store/hookscope.db', 'store/journal-N.log'],
+        ['store/blobs-N.dat', 'store/hookscope.db', 'store/journal-N.log'],
       );
 
       const notices: string[] = [];
