@@ -11,8 +11,10 @@ export interface EngineChildInput {
   dataDir: string;
   sync: 'interval' | 'strict';
   maxLogsPerAccount: number;
-  /** `none` endpoints to create on start (0 when the data directory already has them). */
+  /** Endpoints to create on start (0 when the data directory already has them). */
   createEndpoints: number;
+  /** Their validation type and secret; a `none` endpoint without a secret when absent. */
+  endpoint?: { validationType: string; webhookSecret: string };
 }
 
 export interface EngineChildReady {
@@ -71,7 +73,7 @@ for (let i = 0; i < input.createEndpoints; i++) {
   const res = await fetch(`${engine.apiUrl}/api/endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `bench ${i + 1}`, validationType: 'none' }),
+    body: JSON.stringify({ name: `bench ${i + 1}`, ...(input.endpoint ?? { validationType: 'none' }) }),
   });
   const body = (await res.json()) as { data: { id: string } };
   if (res.status !== 201) throw new Error(`endpoint create failed: ${res.status} ${JSON.stringify(body)}`);

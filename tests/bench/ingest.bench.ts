@@ -1,14 +1,18 @@
-// Ingest goal (DESIGN.md "Performance goals"): 1 KB deliveries at 32 connections
-// against a bare node:http server and the real receiver, each in its own process.
+// Ingest goals (issue 12): 1 KB deliveries at 32 connections against a bare node:http
+// server and the real receiver, each in its own process: the default sync policy, a
+// Stripe endpoint that verifies every signature, `strict` sync, and the default again
+// with readers (list calls, a live-events subscriber) running during the load.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Stripe from 'stripe';
 import { makeTempDir } from '../helpers/temp-dir.ts';
-import { startChild } from './bench-child.ts';
+import { startChild, type ChildHandle } from './bench-child.ts';
 import { countDurableLogs } from './durable-count.ts';
 import type { EngineChildInput, EngineChildReady } from './engine-child.ts';
 import { postLoad, webhookBody, type LoadResult } from './load.ts';
-import { apiGet } from './timing.ts';
+import type { ReadersInput, ReadersResult } from './readers-child.ts';
+import { apiGet, timeCalls, type Timings } from './timing.ts';
 
 export interface IngestOptions {
   connections: number;
@@ -16,21 +20,34 @@ export interface IngestOptions {
   warmupSeconds: number;
   /** How long to wait for the store to list every acknowledged delivery, per sync policy. */
   catchUpLimitMs: { interval: number; strict: number };
+  /** Marked deliveries for the live-events latency, one every this many ms during the readers run. */
+  markEveryMs: number;
+  /** How long missing events of marked deliveries are waited for after the load. */
+  eventGraceMs: number;
 }
 
 export interface IngestRun {
   load: LoadResult;
   /** 2xx answers over warm-up and run (every one of them acknowledged a stored log). */
   acknowledged: number;
+  /** From the start of the warm-up to the end of the measured run (the pause between them included). */
+  sendMs: number;
   /** Logs the API lists afterwards; null for the bare server, or when the list did not come within the limit. */
   stored: number | null;
   /**
-   * How long that list call took: reads queue behind the writes the store's worker has
-   * not applied yet, so this is how far the database fell behind the acknowledgements.
-   * Null for the bare server; the limit itself when the list did not come in time.
+   * From the end of the load until the list total reached the acknowledged count: reads
+   * queue behind the writes the store's worker has not applied yet, so this is how far
+   * the database fell behind the acknowledgements. Null for the bare server, or when
+   * it did not happen within the limit.
    */
   catchUpMs: number | null;
   catchUpLimitMs: number | null;
+  /**
+   * The same list call once caught up (median of 5): its own round trip, which is in
+   * `catchUpMs` too, so the backlog's share of that wait is `catchUpMs - listIdleMs`.
+   * Null for the bare server, or when the list did not catch up.
+   */
+  listIdleMs: number | null;
   /**
    * Logs in the data directory after the engine was killed (SIGKILL) at that point: the
    * snapshot's plus the journaled inserts after it, i.e. what a restart recovers. Null for the bare server.
@@ -38,23 +55,60 @@ export interface IngestRun {
   durable: number | null;
 }
 
+/** The Stripe run: every delivery signed, so the receiver verifies every one. */
+export interface StripeRun extends IngestRun {
+  /** The newest log's verification, read back through `GET /api/webhooks/logs/:id`. */
+  newest: { scheme: string; result: string; reason: string | null } | null;
+  /** Logs listed with `status=failed` (a signature the receiver refused); 0 when all verified. */
+  failed: number | null;
+}
+
+/** The default-sync run again, with readers in a process of their own during the measured run. */
+export interface ReadersRun {
+  load: LoadResult;
+  reads: ReadersResult;
+}
+
 export interface IngestResult {
   options: IngestOptions;
   bare: IngestRun;
   interval: IngestRun;
+  stripe: StripeRun;
   strict: IngestRun;
+  withReaders: ReadersRun;
 }
 
 const BARE = new URL('./bare-server-child.ts', import.meta.url);
 const ENGINE = new URL('./engine-child.ts', import.meta.url);
+const READERS = new URL('./readers-child.ts', import.meta.url);
+const STRIPE_SECRET = 'whsec_hookscope_bench_secret';
+/** Retention is raised so every acknowledged delivery stays listable for the count check. */
+const MAX_LOGS = 10_000_000;
 
-async function measure(url: string, o: IngestOptions): Promise<{ load: LoadResult; acknowledged: number }> {
+interface Measured {
+  load: LoadResult;
+  acknowledged: number;
+  sendMs: number;
+}
+
+/**
+ * A warm-up run (not in the figures; it lets the server's JIT settle), a pause, then the
+ * measured run. `headers` is asked for before each run, so a signature can carry the
+ * time it is sent at; `around` runs with the measured run only.
+ */
+async function measure(
+  url: string,
+  o: IngestOptions,
+  headers: () => Record<string, string> = () => ({}),
+  around?: { start(): Promise<unknown> },
+): Promise<Measured> {
   const body = webhookBody(1024);
-  // The warm-up lets both servers' JIT settle; it is not in the figures.
-  const warm = await postLoad(url, { connections: o.connections, seconds: o.warmupSeconds, body });
+  const t0 = performance.now();
+  const warm = await postLoad(url, { connections: o.connections, seconds: o.warmupSeconds, body, headers: headers() });
   await sleep(500);
-  const load = await postLoad(url, { connections: o.connections, seconds: o.seconds, body });
-  return { load, acknowledged: warm.ok + load.ok };
+  await around?.start();
+  const load = await postLoad(url, { connections: o.connections, seconds: o.seconds, body, headers: headers() });
+  return { load, acknowledged: warm.ok + load.ok, sendMs: performance.now() - t0 };
 }
 
 async function bare(o: IngestOptions): Promise<IngestRun> {
@@ -65,6 +119,7 @@ async function bare(o: IngestOptions): Promise<IngestRun> {
       stored: null,
       catchUpMs: null,
       catchUpLimitMs: null,
+      listIdleMs: null,
       durable: null,
     };
   } finally {
@@ -72,39 +127,162 @@ async function bare(o: IngestOptions): Promise<IngestRun> {
   }
 }
 
-async function engine(o: IngestOptions, sync: 'interval' | 'strict'): Promise<IngestRun> {
-  const dataDir = await makeTempDir('hookscope-bench-ingest-');
-  // Retention is raised so every acknowledged delivery stays listable for the count check.
-  const input: EngineChildInput = { dataDir, sync, maxLogsPerAccount: 10_000_000, createEndpoints: 1 };
-  const child = await startChild<EngineChildReady>(ENGINE, input);
-  const limit = o.catchUpLimitMs[sync];
-  try {
-    const { apiUrl, receiverUrl, token, endpointIds } = child.ready;
-    const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o);
-    const t0 = performance.now();
-    const page = await apiGet<{ data: { total: number } }>(apiUrl, token, '/api/webhooks/logs?limit=1', limit).catch(
+/**
+ * Lists until the total reaches `expected` or `limitMs` has passed since the load stopped.
+ * One call usually settles it: a read is answered only after every write journaled before
+ * it was applied, so its wait is the backlog's; the loop guards against a total still short.
+ */
+async function waitForTotal(
+  child: ChildHandle<EngineChildReady>,
+  expected: number,
+  limitMs: number,
+): Promise<{ stored: number | null; catchUpMs: number | null }> {
+  const { apiUrl, token } = child.ready;
+  const t0 = performance.now();
+  let stored: number | null = null;
+  for (;;) {
+    const left = Math.floor(limitMs - (performance.now() - t0));
+    if (left <= 0) return { stored, catchUpMs: null };
+    const page = await apiGet<{ data: { total: number } }>(apiUrl, token, '/api/webhooks/logs?limit=1', left).catch(
       (e: unknown) => {
         if (e instanceof Error && e.name === 'TimeoutError') return null;
         throw e;
       },
     );
-    const catchUpMs = performance.now() - t0;
-    // Killed, not stopped: a clean stop would checkpoint, which waits for every record still
-    // to apply. What the files hold then is exactly what the acknowledgements promised.
-    await child.kill();
-    const durable = await countDurableLogs(join(dataDir, 'store'));
-    return { ...run, stored: page?.data.total ?? null, catchUpMs, catchUpLimitMs: limit, durable };
+    if (page === null) return { stored, catchUpMs: null };
+    stored = page.data.total;
+    if (stored >= expected) return { stored, catchUpMs: performance.now() - t0 };
+    await sleep(20);
+  }
+}
+
+/** The median of 5 list-total calls on a store with nothing left to apply. */
+async function listRoundTrip(child: ChildHandle<EngineChildReady>): Promise<number> {
+  const times = await timeCalls(
+    async () => void (await apiGet(child.ready.apiUrl, child.ready.token, '/api/webhooks/logs?limit=1')),
+    { count: 5, budgetMs: 10_000 },
+  );
+  return times.p50;
+}
+
+async function withEngine<T>(
+  input: Omit<EngineChildInput, 'dataDir'>,
+  during: (child: ChildHandle<EngineChildReady>, dataDir: string) => Promise<T>,
+): Promise<T> {
+  const dataDir = await makeTempDir('hookscope-bench-ingest-');
+  try {
+    const child = await startChild<EngineChildReady>(ENGINE, { ...input, dataDir });
+    try {
+      return await during(child, dataDir);
+    } finally {
+      await child.kill();
+    }
   } finally {
-    await child.kill();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+/**
+ * After the load: the list total (bounded wait), `checks` while the engine still answers,
+ * then a kill and the deliveries the data directory holds.
+ */
+async function settle(
+  child: ChildHandle<EngineChildReady>,
+  dataDir: string,
+  run: Measured,
+  limit: number,
+  checks: (caughtUp: boolean) => Promise<void> = async () => undefined,
+): Promise<IngestRun> {
+  const { stored, catchUpMs } = await waitForTotal(child, run.acknowledged, limit);
+  const listIdleMs = catchUpMs === null ? null : await listRoundTrip(child);
+  await checks(catchUpMs !== null);
+  // Killed, not stopped: a clean stop would checkpoint, which waits for every record still
+  // to apply. What the files hold then is exactly what the acknowledgements promised.
+  await child.kill();
+  const durable = await countDurableLogs(join(dataDir, 'store'));
+  return { ...run, stored, catchUpMs, catchUpLimitMs: limit, listIdleMs, durable };
+}
+
+async function engine(o: IngestOptions, sync: 'interval' | 'strict'): Promise<IngestRun> {
+  return withEngine({ sync, maxLogsPerAccount: MAX_LOGS, createEndpoints: 1 }, async (child, dataDir) => {
+    const { receiverUrl, endpointIds } = child.ready;
+    const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o);
+    return settle(child, dataDir, run, o.catchUpLimitMs[sync]);
+  });
+}
+
+async function stripe(o: IngestOptions): Promise<StripeRun> {
+  const endpoint = { validationType: 'stripe', webhookSecret: STRIPE_SECRET };
+  return withEngine(
+    { sync: 'interval', maxLogsPerAccount: MAX_LOGS, createEndpoints: 1, endpoint },
+    async (child, dataDir) => {
+      const { apiUrl, token, receiverUrl, endpointIds } = child.ready;
+      // One header per autocannon run, signed as it starts: the engine accepts a Stripe
+      // timestamp up to 300 s old, far longer than a run.
+      const sign = (): Record<string, string> => ({
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: webhookBody(1024),
+          secret: STRIPE_SECRET,
+          timestamp: Math.floor(Date.now() / 1000),
+        }),
+      });
+      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, sign);
+      let newest: StripeRun['newest'] = null;
+      let failed: number | null = null;
+      // Read once the list has caught up (before that, each read waits behind the backlog).
+      const settled = await settle(child, dataDir, run, o.catchUpLimitMs.interval, async (caughtUp) => {
+        if (!caughtUp) return;
+        const page = await apiGet<{ data: { logs: { id: string }[] } }>(apiUrl, token, '/api/webhooks/logs?limit=1');
+        const id = page.data.logs[0]?.id;
+        if (id !== undefined) {
+          const one = await apiGet<{ data: { verification: NonNullable<StripeRun['newest']> } }>(
+            apiUrl,
+            token,
+            `/api/webhooks/logs/${id}`,
+          );
+          const { scheme, result, reason } = one.data.verification;
+          newest = { scheme, result, reason };
+        }
+        const refused = '/api/webhooks/logs?limit=1&status=failed';
+        failed = (await apiGet<{ data: { total: number } }>(apiUrl, token, refused)).data.total;
+      });
+      return { ...settled, newest, failed };
+    },
+  );
+}
+
+async function withReaders(o: IngestOptions): Promise<ReadersRun> {
+  return withEngine({ sync: 'interval', maxLogsPerAccount: MAX_LOGS, createEndpoints: 1 }, async (child) => {
+    const { apiUrl, token, receiverUrl, endpointIds } = child.ready;
+    const input: ReadersInput = {
+      apiUrl,
+      token,
+      receiverUrl,
+      endpointId: endpointIds[0]!,
+      markEveryMs: o.markEveryMs,
+      graceMs: o.eventGraceMs,
+    };
+    const readers = await startChild<null>(READERS, input);
+    try {
+      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, undefined, {
+        start: () => readers.call('start'),
+      });
+      const reads = await readers.call<ReadersResult>('finish', undefined, o.eventGraceMs + 60_000);
+      return { load: run.load, reads };
+    } finally {
+      await readers.stop();
+    }
+  });
+}
+
+/** An empty measure's p95 comes over IPC as null (JSON has no NaN). */
+const p95 = (t: Timings): string => (t.n > 0 ? `${Number(t.p95).toFixed(1)} ms (n=${t.n})` : 'none (n=0)');
+
 function engineLine(r: IngestRun): string {
   const listed =
-    r.stored === null
-      ? `not listed within ${Math.round(r.catchUpLimitMs! / 1000)} s (the store was still applying)`
-      : `listed ${r.stored} after ${Math.round(r.catchUpMs!)} ms`;
+    r.catchUpMs === null
+      ? `not all listed within ${Math.round(r.catchUpLimitMs! / 1000)} s (${r.stored ?? 'no answer'})`
+      : `listed ${r.stored} after ${Math.round(r.catchUpMs)} ms`;
   return `  ${Math.round(r.load.rps)} req/s, p99 ${r.load.p99} ms; ${r.acknowledged} acknowledged, ${listed}, ${r.durable} in the data directory after a kill`;
 }
 
@@ -115,8 +293,16 @@ export async function benchIngest(o: IngestOptions, log: (line: string) => void)
   log('ingest: engine, sync interval');
   const i = await engine(o, 'interval');
   log(engineLine(i));
+  log('ingest: engine, stripe endpoint (every signature verified)');
+  const st = await stripe(o);
+  log(`${engineLine(st)}; non-2xx ${st.load.non2xx}, newest ${st.newest?.result ?? 'unread'}, failed ${st.failed}`);
   log('ingest: engine, sync strict');
   const s = await engine(o, 'strict');
   log(engineLine(s));
-  return { options: o, bare: b, interval: i, strict: s };
+  log('ingest: engine, sync interval, with list calls and a live-events subscriber');
+  const r = await withReaders(o);
+  log(
+    `  ${Math.round(r.load.rps)} req/s; list p95 ${p95(r.reads.list)}, event p95 ${p95(r.reads.events)}, missed ${r.reads.missed}, reconnects ${r.reads.reconnects}`,
+  );
+  return { options: o, bare: b, interval: i, stripe: st, strict: s, withReaders: r };
 }

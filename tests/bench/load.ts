@@ -26,6 +26,8 @@ export interface LoadOptions {
   rate?: number;
   /** Stop after this many requests (`seconds` still bounds the run). */
   amount?: number;
+  /** Sent with every request, next to `content-type` (the same value for the whole run). */
+  headers?: Record<string, string>;
 }
 
 /** A JSON body of exactly `bytes` bytes, shaped like a webhook event. */
@@ -47,7 +49,7 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     connections: opts.connections,
     duration: opts.seconds,
     timeout: 10,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...opts.headers },
     body: opts.body,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
     ...(opts.amount ? { amount: opts.amount } : {}),

@@ -1,6 +1,6 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
-// that prints the results instead of writing them; `--only=ui`, `--only=cli`,
+// that prints the results instead of writing them; `--only=ingest`, `--only=ui`, `--only=cli`,
 // `--only=growth` (all three store sizes) or `--only=flood` runs that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts'
 import { machineInfo } from './machine.ts';
 import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { renderGrowth } from './report-growth.ts';
+import { ingestGoalRows, renderIngest } from './report-ingest.ts';
 import { renderResults, renderUi, writeResults } from './report.ts';
 import type { StoreCostOptions } from './store-costs.ts';
 import { benchUi, type UiOptions } from './ui.bench.ts';
@@ -21,8 +22,22 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const WATCHDOG_MS = 15 * 60_000;
 
 const ingestOptions: IngestOptions = quick
-  ? { connections: 32, seconds: 3, warmupSeconds: 1, catchUpLimitMs: { interval: 20_000, strict: 10_000 } }
-  : { connections: 32, seconds: 10, warmupSeconds: 2, catchUpLimitMs: { interval: 30_000, strict: 10_000 } };
+  ? {
+      connections: 32,
+      seconds: 3,
+      warmupSeconds: 1,
+      catchUpLimitMs: { interval: 20_000, strict: 10_000 },
+      markEveryMs: 50,
+      eventGraceMs: 3_000,
+    }
+  : {
+      connections: 32,
+      seconds: 10,
+      warmupSeconds: 2,
+      catchUpLimitMs: { interval: 30_000, strict: 10_000 },
+      markEveryMs: 50,
+      eventGraceMs: 3_000,
+    };
 // The same measures at every store size (the growth table and the 100,000-log part).
 const costOptions: StoreCostOptions = quick
   ? { cliStarts: 1, listCalls: 20, filterCalls: 15, searchCalls: 9, detailCalls: 30, seriesBudgetMs: 5_000 }
@@ -74,6 +89,11 @@ const t0 = performance.now();
 const log = (line: string): void =>
   console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const machine = machineInfo();
+if (only === 'ingest') {
+  const ingest = await benchIngest(ingestOptions, log);
+  console.log(`\n${ingestGoalRows(ingest).join('\n')}\n\n${renderIngest(ingest)}`);
+  process.exit(0);
+}
 if (only === 'ui') {
   console.log(`\n${renderUi(await benchUi(uiOptions, log))}`);
   process.exit(0);
@@ -93,7 +113,7 @@ if (only === 'flood') {
   console.log(`\n${floodGoalRows(flood).join('\n')}\n\n${renderFlood(flood)}`);
   process.exit(0);
 }
-if (only !== undefined) throw new Error(`--only=${only}: not a part (ui, cli, growth, flood)`);
+if (only !== undefined) throw new Error(`--only=${only}: not a part (ingest, ui, cli, growth, flood)`);
 const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
 const growth = await benchGrowth(growthSizes, costOptions, log);

@@ -1,0 +1,130 @@
+// The ingest goals and the ingest section of the results, shared by the whole run
+// and `--only=ingest`.
+import type { IngestResult, IngestRun, StripeRun } from './ingest.bench.ts';
+import { fmt, ms, timings, verdict } from './report-format.ts';
+import type { Timings } from './timing.ts';
+
+/** The list total must reach the acknowledged count this soon after the load stops. */
+const CATCH_UP_GOAL_MS = 1_000;
+/**
+ * The apply rate passes at this share of the acknowledgement rate. The worker applies records
+ * in groups after they are acknowledged, so the last group always lands some milliseconds after
+ * the last answer: an exact comparison would fail on that alone (measured: 17-50 ms, 0.05-0.4%
+ * of a 4.5 s quick run). 1% of a 12.5 s run is 125 ms of backlog.
+ */
+const APPLY_RATE_SHARE = 0.99;
+
+/**
+ * Timings that came over IPC: with no sample their NaNs arrive as null (JSON), and
+ * `null < 50` is true, so an empty measure must never reach a comparison.
+ */
+const measured = (t: Timings): boolean => t.n > 0 && Number.isFinite(t.p95);
+const timingsText = (t: Timings): string => (measured(t) ? timings(t) : 'none measured (n=0)');
+
+const perSecond = (count: number, elapsedMs: number): number => count / (elapsedMs / 1000);
+
+/**
+ * Acknowledgements and applied logs per second, both counted from the start of the warm-up:
+ * the first until the load's end, the second until the list total reached the acknowledged
+ * count, less the list call's own round trip (timed once caught up), which is no backlog.
+ */
+export function ingestRates(r: IngestRun): { acknowledged: number; applied: number | null; drainMs: number | null } {
+  const drainMs = r.catchUpMs === null ? null : Math.max(0, r.catchUpMs - (r.listIdleMs ?? 0));
+  return {
+    acknowledged: perSecond(r.acknowledged, r.sendMs),
+    applied: r.stored === null || drainMs === null ? null : perSecond(r.stored, r.sendMs + drainMs),
+    drainMs,
+  };
+}
+
+function caughtUpText(r: IngestRun): string {
+  return r.catchUpMs === null
+    ? `not all listed within ${fmt((r.catchUpLimitMs ?? 0) / 1000)} s (${r.stored === null ? 'no answer' : `${fmt(r.stored)} listed`})`
+    : `${fmt(r.stored ?? 0)} listed ${ms(r.catchUpMs)} after the load stopped (an idle list call: ${ms(r.listIdleMs ?? 0)})`;
+}
+
+function stripeVerified(r: StripeRun): boolean {
+  return r.load.non2xx === 0 && r.failed === 0 && r.newest?.result === 'valid' && r.newest.scheme === 'stripe';
+}
+
+function stripeCheckText(r: StripeRun): string {
+  const newest = r.newest === null ? 'not read' : `${r.newest.scheme} ${r.newest.result}`;
+  return `non-2xx ${fmt(r.load.non2xx)}, listed as failed ${r.failed === null ? 'not read' : fmt(r.failed)}, newest log's verification ${newest}`;
+}
+
+export function ingestGoalRows(g: IngestResult): string[] {
+  const bareRps = g.bare.load.rps;
+  const ratio = (r: { load: { rps: number } }): number => r.load.rps / bareRps;
+  const vsBare = (r: { load: { rps: number } }): string =>
+    `${ratio(r).toFixed(2)} (${fmt(r.load.rps)} / ${fmt(bareRps)} req/s)`;
+  const i = g.interval;
+  const rates = ingestRates(i);
+  const keptAll = (i.durable ?? 0) >= i.acknowledged;
+  const caughtUp = i.catchUpMs !== null && i.catchUpMs <= CATCH_UP_GOAL_MS && (i.stored ?? 0) >= i.acknowledged;
+  const reads = g.withReaders.reads;
+  return [
+    `| Ingest throughput, engine (sync \`interval\`) / bare \`node:http\` | ${vsBare(i)} | >= 0.6 | ${verdict(ratio(i) >= 0.6)} |`,
+    `| Ingest p99 latency (sync \`interval\`) | ${i.load.p99} ms (p50 ${i.load.p50} ms) | < 20 ms | ${verdict(i.load.p99 < 20)} |`,
+    `| Ingest throughput with Stripe verification / bare (every delivery 2xx and verified) | ${vsBare(g.stripe)}; ${stripeCheckText(g.stripe)} | >= 0.5 | ${verdict(ratio(g.stripe) >= 0.5 && stripeVerified(g.stripe))} |`,
+    `| Ingest throughput, sync \`strict\` / bare | ${vsBare(g.strict)} | >= 0.4 | ${verdict(ratio(g.strict) >= 0.4)} |`,
+    `| Every acknowledged delivery stored (sync \`interval\`) | ${fmt(i.durable ?? 0)} in the data directory after a kill, ${fmt(i.acknowledged)} acknowledged | all | ${verdict(keptAll)} |`,
+    `| The database keeps up (sync \`interval\`): the list total reaches the acknowledged count after the load | ${fmt(i.acknowledged)} acknowledged; ${caughtUpText(i)} | within 1 s | ${verdict(caughtUp)} |`,
+    `| Apply rate / acknowledgement rate (sync \`interval\`, from the warm-up's start) | ${rates.applied === null ? 'not caught up' : `${fmt(rates.applied)}`} / ${fmt(rates.acknowledged)} per s${rates.applied === null ? '' : ` (${(rates.applied / rates.acknowledged).toFixed(3)})`}, backlog drained ${rates.drainMs === null ? 'n/a' : ms(rates.drainMs)} after the load | applied >= acknowledged (within 1%) | ${verdict(rates.applied !== null && rates.applied >= APPLY_RATE_SHARE * rates.acknowledged)} |`,
+    `| List page (\`limit=50\`) p95 while ingest runs at full speed | ${measured(reads.list) ? ms(reads.list.p95) : 'none measured'} (n=${fmt(reads.list.n)}${reads.listFailures > 0 ? `, ${reads.listFailures} failed` : ''}) | < 50 ms | ${verdict(measured(reads.list) && reads.list.p95 < 50 && reads.listFailures === 0)} |`,
+    `| Delivery 2xx to its \`log.created\` on \`/api/events\` p95 while ingest runs at full speed | ${measured(reads.events) ? ms(reads.events.p95) : 'none measured'} (n=${fmt(reads.events.n)}${reads.missed > 0 ? `, **${reads.missed} never came**` : ''}) | < 50 ms | ${verdict(measured(reads.events) && reads.events.p95 < 50 && reads.missed === 0)} |`,
+  ];
+}
+
+function loadRow(name: string, r: { load: IngestRun['load'] }, bareRps: number): string {
+  const l = r.load;
+  return `| ${name} | ${fmt(l.rps)} | ${(l.rps / bareRps).toFixed(2)} | ${l.p50} ms | ${l.p99} ms | ${l.max} ms | ${fmt(l.ok)} | ${fmt(l.non2xx)} | ${l.errors + l.timeouts} |`;
+}
+
+function storeRow(name: string, r: IngestRun): string {
+  const rates = ingestRates(r);
+  return `| ${name} | ${fmt(r.acknowledged)} | ${fmt(rates.acknowledged)} | ${caughtUpText(r)} | ${rates.applied === null ? 'n/a' : fmt(rates.applied)} | ${r.durable === null ? 'n/a' : fmt(r.durable)} |`;
+}
+
+export function renderIngest(g: IngestResult): string {
+  const o = g.options;
+  const bareRps = g.bare.load.rps;
+  const r = g.withReaders.reads;
+  return [
+    `### Ingest (${o.connections} connections, 1 KB bodies, ${o.seconds} s after a ${o.warmupSeconds} s warm-up)`,
+    '',
+    '| Server | 2xx req/s | vs bare | p50 | p99 | max | 2xx | non-2xx | errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    loadRow('bare `node:http`', g.bare, bareRps),
+    loadRow('engine, sync `interval` (default)', g.interval, bareRps),
+    loadRow('engine, `stripe` endpoint (sync `interval`)', g.stripe, bareRps),
+    loadRow('engine, sync `strict`', g.strict, bareRps),
+    loadRow('engine, sync `interval`, with the readers below', g.withReaders, bareRps),
+    '',
+    '| Run | acknowledged (warm-up + run) | acknowledged/s | listed by the API after the load | applied/s | in the data directory after a kill |',
+    '| --- | ---: | ---: | --- | ---: | ---: |',
+    storeRow('sync `interval`', g.interval),
+    storeRow('`stripe` endpoint', g.stripe),
+    storeRow('sync `strict`', g.strict),
+    '',
+    'After each engine run (but the one with readers) the API is asked for the list total until it reaches the ' +
+      "acknowledged count. A read queues behind every journaled record the store's worker has not applied yet, so " +
+      'the wait shows how far the database fell behind the acknowledgements (the limit is ' +
+      `${fmt(o.catchUpLimitMs.interval / 1000)} s with \`interval\`, ${fmt(o.catchUpLimitMs.strict / 1000)} s with \`strict\`). ` +
+      "Acknowledged/s is the 2xx answers of the warm-up and the run over the time from the warm-up's start to the load's end; " +
+      'applied/s is the list total over the time from the same start until it was reached, less the round trip of ' +
+      'the same list call once caught up (median of 5), which is no backlog. ' +
+      'Then the engine is killed (SIGKILL) and its data directory read without it: the logs in the snapshot plus the log inserts journaled after it, ' +
+      `i.e. what a restart recovers. That count (and the list total) may exceed the acknowledged one by up to ${o.connections} per autocannon run ` +
+      '(requests in flight when autocannon stops are stored but not counted). ' +
+      `With \`strict\`: ${(g.strict.durable ?? 0) >= g.strict.acknowledged ? 'every acknowledged delivery was in the data directory too' : '**not every acknowledged delivery was in the data directory**'}. ` +
+      `Stripe: ${stripeCheckText(g.stripe)}.`,
+    '',
+    '| Reads during the full-speed run (a process of their own) | Figure |',
+    '| --- | --- |',
+    `| \`GET /api/webhooks/logs?limit=50\`, one call at a time | ${timingsText(r.list)}; failed ${r.listFailures} |`,
+    `| Marked delivery's 2xx to its \`log.created\` on \`/api/events\`, one every ${o.markEveryMs} ms | ${timingsText(r.events)}; never came: ${r.missed}; came before the 2xx (counted as 0 ms): ${r.beforeAck} |`,
+    `| Marked deliveries sent / answered 2xx / not | ${fmt(r.marked.sent)} / ${fmt(r.marked.acknowledged)} / ${fmt(r.marked.notAcknowledged)} |`,
+    `| \`log.created\` events the subscriber received; stream reconnects | ${fmt(r.eventsReceived)}; ${r.reconnects}${r.streamError === null ? '' : ` (stopped: ${r.streamError})`} |`,
+    '',
+  ].join('\n');
+}
