@@ -70,8 +70,9 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
   as never come; a stream the engine drops (a client 1 MB behind) is resumed with
   \`Last-Event-ID\` and counted.
 - **At 100,000 logs**: a real engine creates a data directory (account, key, five
-  endpoints), then the logs go straight into its store (1 KB JSON bodies, spread over 30
-  days, 1 in 7 failed verification). Then: start-up of \`hookscope serve\` on it (spawn
+  endpoints), then the logs go into its store through the logs repository's own insert,
+  2,000 at a time (1 KB JSON bodies, spread over 30 days, 1 in 7 failed verification), so
+  the store holds what deliveries write: bodies in the blob files, every index and trigger. Then: start-up of \`hookscope serve\` on it (spawn
   to \`runtime.json\`); sequential \`GET /api/webhooks/logs?limit=50\` calls, then with
   \`status=failed\`, \`endpointId=\` and both (in turn), then with \`search=\` (terms matching
   20 logs, 12,500 logs and none, in turn); \`GET /api/webhooks/logs/:id\` for 1,000 logs
