@@ -32,6 +32,7 @@ const TODAY = [
   ['logs', 3],
   ['logs', 4],
   ['logs', 5],
+  ['logs', 6],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
