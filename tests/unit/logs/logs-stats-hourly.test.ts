@@ -21,6 +21,8 @@ const ENDPOINTS = ['ep_a', 'ep_b', 'ep_c', 'ep_d'];
 const REASONS = ['missing_header', 'no_matching_signature', 'timestamp_outside_tolerance', null] as const;
 /** Sizes many logs share (so percentiles land on ties), besides spread-out ones. */
 const COMMON_SIZES = [0, 1, 512, 1024, 1025];
+/** When the metrics are asked for: now, and three days before with logs after the window. */
+const MOMENTS = [NOW, NOW - 3 * DAY - 17 * 60_000];
 
 /** A small seeded generator (mulberry32): the same logs on every run. */
 function random(seed: number): () => number {
@@ -37,12 +39,17 @@ function makeLogs(
   store: Store,
   retention: RetentionPolicy,
   idPrefix = 'log_',
-): { repo: LogsRepository; add: (n: number, next: () => number) => Promise<void> } {
+): {
+  repo: LogsRepository;
+  add: (n: number, next: () => number) => Promise<void>;
+  addAt: (times: readonly number[], next: () => number) => Promise<void>;
+} {
   const repo = new LogsRepository(store, () => retention);
   let made = 0;
-  const one = (next: () => number): NewLog => {
+  /** A random log; `fixed` sets its time and status. */
+  const one = (next: () => number, fixed?: { at: number; failed: boolean }): NewLog => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-    const failed = next() < 0.3;
+    const failed = fixed ? fixed.failed : next() < 0.3;
     const reason = failed ? pick(REASONS) : null;
     const verification: LogVerification = {
       scheme: 'stripe',
@@ -70,7 +77,7 @@ function makeLogs(
       body: Buffer.alloc(size % 700),
       truncated: false,
       sourceIp: null,
-      receivedAt,
+      receivedAt: fixed ? fixed.at : receivedAt,
       durationMs: 1,
       status: failed ? 'failed' : 'success',
       verification,
@@ -85,6 +92,14 @@ function makeLogs(
       for (let i = 0; i < n; i++)
         writes.push(repo.insert(`${idPrefix}${String(made++).padStart(6, '0')}`, one(next), 'applied'));
       await Promise.all(writes);
+    },
+    async addAt(times, next) {
+      // A failed and a successful log at each moment.
+      for (const at of times) {
+        for (const failed of [true, false]) {
+          await repo.insert(`${idPrefix}${String(made++).padStart(6, '0')}`, one(next, { at, failed }), 'applied');
+        }
+      }
     },
   };
 }
@@ -109,7 +124,7 @@ async function hourlyRows(store: Store): Promise<{ kept: Row[]; recomputed: Row[
 /** Every window at two moments, for every account and endpoint filter: per-hour rows vs every log. */
 async function assertSameStats(repo: LogsRepository): Promise<number> {
   let compared = 0;
-  for (const now of [NOW, NOW - 3 * DAY - 17 * 60_000]) {
+  for (const now of MOMENTS) {
     for (const name of METRICS_WINDOWS) {
       const w = metricsWindow(name, now);
       for (const accountId of [...ACCOUNTS, 'acc_none']) {
@@ -134,8 +149,16 @@ describe('metrics from per-hour rows (the logs_hourly migration)', () => {
     try {
       const retention: RetentionPolicy = { maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1 << 30 };
       const next = random(12);
-      const { repo, add } = makeLogs(store, retention);
+      const { repo, add, addAt } = makeLogs(store, retention);
       await add(1500, next);
+      // On every window's edges, inside and out.
+      const edges = MOMENTS.flatMap((now) =>
+        METRICS_WINDOWS.flatMap((name) => {
+          const w = metricsWindow(name, now);
+          return [w.fromMs - 1, w.fromMs, w.toMs - 1, w.toMs];
+        }),
+      );
+      await addAt(edges, next);
 
       // Pin a fifth, so retention steps over them.
       const ids = (await store.all<{ id: string }>('SELECT id FROM logs ORDER BY seq')).map((r) => r.id);
