@@ -104,4 +104,84 @@ export const logsMigrations: Migration[] = [
     sql: `ALTER TABLE log_bodies ADD COLUMN location INTEGER;
           ALTER TABLE log_bodies ADD COLUMN length INTEGER;`,
   },
+  {
+    // Metrics over 24 hours or more (LogsRepository.stats) read these instead of every log.
+    // log_hourly counts and sums each (account, UTC hour, endpoint); triggers keep it exact
+    // through inserts, retention, API deletes and any update of a counted column, and drop
+    // a row with its last log. The hour's newest received_at cannot be un-maxed by a
+    // counter: a delete that removes it looks the next one up, backwards from the hour's end
+    // in logs_by_received_at (retention deletes oldest first, so this is rare and short).
+    // logs_failed_by_reason holds only failed logs, ordered by the reason the stats group
+    // by, so counting them needs neither the table nor a sort. logs_by_size keeps each
+    // account's sizes in order: min, max and the nearest-rank percentiles are read by
+    // stepping over index entries (OFFSET), with no sort, exact under any delete. Insert
+    // cost and the designs measured against this one: docs/PERFORMANCE.md (issue 12).
+    number: 7,
+    name: 'logs_hourly',
+    sql: `CREATE TABLE log_hourly (
+            account_id TEXT NOT NULL,
+            hour INTEGER NOT NULL,
+            endpoint_id TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            success INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            sum_size INTEGER NOT NULL,
+            last_received_at INTEGER NOT NULL,
+            PRIMARY KEY (account_id, hour, endpoint_id)
+          ) WITHOUT ROWID;
+          CREATE TRIGGER logs_hourly_counted AFTER INSERT ON logs BEGIN
+            ${countHourly('NEW')}
+          END;
+          CREATE TRIGGER logs_hourly_uncounted AFTER DELETE ON logs BEGIN
+            ${uncountHourly('OLD')}
+          END;
+          -- Nothing updates these columns today (only pinned changes); should anything do so, the row follows.
+          CREATE TRIGGER logs_hourly_recounted AFTER UPDATE OF account_id, endpoint_id, received_at, status, size ON logs BEGIN
+            ${uncountHourly('OLD')}
+            ${countHourly('NEW')}
+          END;
+          INSERT INTO log_hourly (account_id, hour, endpoint_id, n, success, failed, sum_size, last_received_at)
+            SELECT account_id, ${hourOf('received_at')} AS h, endpoint_id, COUNT(*), SUM(status = 'success'),
+              SUM(status = 'failed'), SUM(size), MAX(received_at)
+            FROM logs GROUP BY account_id, h, endpoint_id;
+          CREATE INDEX logs_failed_by_reason
+            ON logs (account_id, COALESCE(json_extract(verification, '$.reason'), 'unknown'), received_at, endpoint_id)
+            WHERE status = 'failed';
+          CREATE INDEX logs_by_size ON logs (account_id, size, received_at, endpoint_id);`,
+  },
 ];
+
+// log_hourly's trigger statements (the logs_hourly migration), for a row `r` (NEW or OLD). Function
+// declarations, so the list above can call them.
+
+/** Start of the UTC hour a millisecond time falls in (floored, also before 1970). */
+function hourOf(t: string): string {
+  return `(${t} - (${t} % 3600000 + 3600000) % 3600000)`;
+}
+
+/** The log adds to its (account, hour, endpoint) row, creating it. */
+function countHourly(r: string): string {
+  return `INSERT INTO log_hourly (account_id, hour, endpoint_id, n, success, failed, sum_size, last_received_at)
+     VALUES (${r}.account_id, ${hourOf(`${r}.received_at`)}, ${r}.endpoint_id, 1, ${r}.status = 'success',
+       ${r}.status = 'failed', ${r}.size, ${r}.received_at)
+     ON CONFLICT DO UPDATE SET n = n + 1, success = success + excluded.success, failed = failed + excluded.failed,
+       sum_size = sum_size + excluded.sum_size, last_received_at = MAX(last_received_at, excluded.last_received_at);`;
+}
+
+/**
+ * The row goes with its last log; otherwise it is decremented, and when the removed log
+ * was the hour's newest, the next newest is looked up (AFTER triggers: the log is gone).
+ */
+function uncountHourly(r: string): string {
+  const hour = hourOf(`${r}.received_at`);
+  const key = `account_id = ${r}.account_id AND hour = ${hour} AND endpoint_id = ${r}.endpoint_id`;
+  return `DELETE FROM log_hourly WHERE ${key} AND n = 1;
+     UPDATE log_hourly SET n = n - 1, success = success - (${r}.status = 'success'),
+       failed = failed - (${r}.status = 'failed'), sum_size = sum_size - ${r}.size,
+       last_received_at = CASE WHEN last_received_at > ${r}.received_at THEN last_received_at ELSE (
+         SELECT received_at FROM logs INDEXED BY logs_by_received_at
+         WHERE account_id = ${r}.account_id AND received_at >= ${hour} AND received_at < ${hour} + 3600000
+           AND endpoint_id = ${r}.endpoint_id
+         ORDER BY received_at DESC LIMIT 1) END
+     WHERE ${key};`;
+}

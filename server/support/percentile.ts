@@ -16,3 +16,12 @@ export function percentile(sorted: readonly number[], p: number): number | null 
   if (sorted.length === 0) return null;
   return sorted[nearestRank(p, sorted.length) - 1]!;
 }
+
+/**
+ * nearestRank(percent / 100, n) as SQL integer arithmetic over the column or expression
+ * `n`: ceil(percent * n / 100), for a whole percent. For queries that learn n themselves.
+ */
+export function nearestRankSql(percent: number, n: string): string {
+  if (!Number.isInteger(percent) || percent < 1 || percent > 100) throw new RangeError('a whole percent from 1 to 100');
+  return `((${percent} * (${n}) + 99) / 100)`;
+}

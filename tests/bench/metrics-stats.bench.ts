@@ -1,7 +1,9 @@
 // Measures the logs feature's metrics aggregation at 100,000 stored logs.
 // Part of `npm run bench` (run.ts calls measureMetricsStats on its 100,000-log store);
 // alone: node --import tsx tests/bench/metrics-stats.bench.ts [--no-index]
-// (--no-index leaves out migration 31, to see what the logs_by_received_at index buys.)
+// (--no-index leaves out logs migration 2, to see what the logs_by_received_at index buys the
+// 1h window, the one that still reads every log; the others read log_hourly. No log is deleted
+// here, so the trigger that looks the hour's newest log up in that index never runs.)
 // A measurement to read, never a timed assertion.
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';

@@ -33,6 +33,7 @@ const TODAY = [
   ['logs', 4],
   ['logs', 5],
   ['logs', 6],
+  ['logs', 7],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

@@ -1,0 +1,176 @@
+// What the logs_hourly migration (per-hour rows, failed-by-reason and size indexes) adds to
+// storing a log, measured on sql.js directly at 100,000 logs: the engine's full schema
+// with and without that migration's objects, inserts applied in groups of 64 in one
+// transaction (PRAGMA journal_mode = MEMORY) with retention once per group, so each
+// group also evicts 64 logs. The two databases take turns, so load from elsewhere on
+// the machine falls on both alike. Not part of `npm run bench`; alone:
+//   node --import tsx tests/bench/log-insert.bench.ts
+// A measurement to read, never a timed assertion.
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import initSqlJs, { type Database, type Statement } from 'sql.js';
+import { startEngine } from '../../server/engine/engine.ts';
+import type { NewLog } from '../../server/logs/log-types.ts';
+import { LogsRepository } from '../../server/logs/logs-repository.ts';
+import type { Store, WriteOp } from '../../server/store/store-types.ts';
+import { testConfig } from '../helpers/test-engine.ts';
+import { makeTempDir } from '../helpers/temp-dir.ts';
+import { seedBody } from './seed-logs.ts';
+
+const LOGS = 100_000;
+const GROUP = 64;
+const GROUPS_PER_RUN = 20;
+const RUNS = 21;
+const ACCOUNT = 'acc_bench';
+const ENDPOINTS = ['ep_0', 'ep_1', 'ep_2', 'ep_3', 'ep_4'];
+const REASONS = ['missing_header', 'no_matching_signature', 'timestamp_outside_tolerance'] as const;
+const START = Date.parse('2025-01-01T00:00:00.000Z');
+/** 100,000 logs over 30 days. */
+const STEP_MS = 26_000;
+const RETENTION = { maxLogsPerAccount: LOGS, maxBodyBytesPerAccount: 512 * 1024 * 1024 };
+
+/** What the logs_hourly migration creates; dropping them gives the schema before it. */
+const HOURLY_OBJECTS = `DROP TRIGGER logs_hourly_counted; DROP TRIGGER logs_hourly_uncounted;
+  DROP TRIGGER logs_hourly_recounted; DROP INDEX logs_failed_by_reason; DROP INDEX logs_by_size;
+  DROP TABLE log_hourly;`;
+
+/** The ops LogsRepository.insert() writes, caught instead of journaled: the bench runs the real SQL. */
+function insertOps(): (j: number) => Promise<WriteOp[]> {
+  let caught: WriteOp[] = [];
+  const store = {
+    write: (ops: WriteOp[]) => {
+      caught = ops;
+      return Promise.resolve({ settled: Promise.resolve() });
+    },
+  } as unknown as Store;
+  const repo = new LogsRepository(store, () => RETENTION);
+  return async (j) => {
+    await repo.insert(`log_${String(j).padStart(26, '0')}`, capture(j), 'durable');
+    return caught;
+  };
+}
+
+function capture(j: number): NewLog {
+  const receivedAt = START + j * STEP_MS;
+  const body = Buffer.from(seedBody(j, Math.floor(receivedAt / 1000)));
+  const failed = j % 7 === 0;
+  return {
+    accountId: ACCOUNT,
+    endpointId: ENDPOINTS[j % ENDPOINTS.length]!,
+    method: 'POST',
+    path: '/',
+    query: {},
+    rawHeaders: [['content-type', 'application/json']],
+    contentType: 'application/json',
+    size: body.length,
+    declaredSize: body.length,
+    body,
+    truncated: false,
+    sourceIp: '127.0.0.1',
+    receivedAt,
+    durationMs: 1,
+    status: failed ? 'failed' : 'success',
+    verification: {
+      scheme: 'stripe',
+      result: failed ? 'invalid' : 'valid',
+      reason: failed ? REASONS[j % REASONS.length]! : null,
+      detail: null,
+      matchedSecret: null,
+    },
+    eventType: 'invoice.paid',
+  };
+}
+
+interface Subject {
+  name: string;
+  db: Database;
+  /** Prepared once and reused, as the store's worker does (a trigger is compiled into each statement). */
+  statements: Map<string, Statement>;
+  next: number;
+  cpuMs: number[];
+  wallMs: number[];
+}
+
+function run(s: Subject, op: WriteOp): void {
+  let stmt = s.statements.get(op.sql);
+  if (!stmt) {
+    stmt = s.db.prepare(op.sql);
+    s.statements.set(op.sql, stmt);
+  }
+  stmt.run(op.params);
+}
+
+/** One group: the records' inserts, then the retention statements once (those of its last record). */
+async function applyGroup(s: Subject, size: number, ops: (j: number) => Promise<WriteOp[]>): Promise<void> {
+  let retention: WriteOp[] = [];
+  s.db.run('BEGIN');
+  for (let k = 0; k < size; k++) {
+    const record = await ops(s.next++);
+    for (const op of record) {
+      if (op.sql.trimStart().startsWith('DELETE')) continue;
+      run(s, op);
+    }
+    retention = record.filter((op) => op.sql.trimStart().startsWith('DELETE'));
+  }
+  for (const op of retention) run(s, op);
+  s.db.run('COMMIT');
+}
+
+async function main(): Promise<void> {
+  const dir = await makeTempDir('hookscope-bench-insert-');
+  let snapshot: Buffer;
+  try {
+    const engine = await startEngine(testConfig(dir), { onNotice: () => undefined });
+    await engine.stop();
+    snapshot = readFileSync(join(dir, 'store', 'hookscope.db'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const SQL = await initSqlJs();
+  const subjects: Subject[] = [];
+  for (const name of ['before (without logs_hourly)', 'after (with logs_hourly)']) {
+    // Its own copy: sql.js keeps the array it is given as the database file's memory.
+    const db = new SQL.Database(new Uint8Array(snapshot));
+    // As the store's worker sets it; MEMORY stands in for the grouped apply's single transaction.
+    db.run('PRAGMA secure_delete = ON');
+    db.run('PRAGMA journal_mode = MEMORY');
+    if (name.startsWith('before')) db.exec(HOURLY_OBJECTS);
+    subjects.push({ name, db, statements: new Map(), next: 0, cpuMs: [], wallMs: [] });
+  }
+  const ops = insertOps();
+  for (const s of subjects) while (s.next < LOGS) await applyGroup(s, 1_000, ops);
+
+  for (let run = 0; run < RUNS; run++) {
+    for (const s of subjects) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let g = 0; g < GROUPS_PER_RUN; g++) await applyGroup(s, GROUP, ops);
+      const c = process.cpuUsage(c0);
+      s.wallMs.push(performance.now() - t0);
+      s.cpuMs.push((c.user + c.system) / 1000);
+    }
+  }
+  const records = GROUPS_PER_RUN * GROUP;
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const perRecordUs = subjects.map((s) => (median(s.cpuMs) * 1000) / records);
+  for (const [i, s] of subjects.entries()) {
+    const left = Number(s.db.exec('SELECT COUNT(*) FROM logs')[0]?.values[0]?.[0]);
+    const check = String(s.db.exec('PRAGMA integrity_check')[0]?.values[0]?.[0]);
+    if (check !== 'ok') throw new Error(`${s.name}: integrity_check says ${check}`);
+    for (const stmt of s.statements.values()) stmt.free();
+    console.log(
+      `${s.name}: ${Math.round((records * 1000) / median(s.cpuMs))} records per CPU-second ` +
+        `(${perRecordUs[i]!.toFixed(1)} us each), ${Math.round((records * 1000) / median(s.wallMs))} per wall-second; ` +
+        `${left} logs stored (medians of ${RUNS} runs of ${GROUPS_PER_RUN} groups of ${GROUP})`,
+    );
+    s.db.close();
+  }
+  const [before, after] = perRecordUs as [number, number];
+  console.log(
+    `added per record: ${(after - before).toFixed(1)} us (${(((after - before) / before) * 100).toFixed(0)}% of the time; ` +
+      `throughput ${((before / after - 1) * 100).toFixed(0)}%)`,
+  );
+}
+
+await main();
