@@ -1,6 +1,7 @@
 // Fills a store with realistic logs fast: straight inserts in batches of one
 // journal record each, instead of one delivery (and one retention pass) per log.
 import { monotonicFactory } from 'ulid';
+import { searchIndexOp } from '../../server/logs/search-index.ts';
 import type { Store, WriteOp } from '../../server/store/store-types.ts';
 
 export interface SeedOptions {
@@ -97,6 +98,8 @@ export async function seedLogs(store: Store, o: SeedOptions): Promise<number> {
           sql: 'INSERT INTO log_bodies (log_seq, body) VALUES ((SELECT seq FROM logs WHERE id = ?), ?)',
           params: [id, body],
         });
+      // The text-search index, as LogsRepository.insert writes it.
+      ops.push(searchIndexOp(id, '/', JSON.stringify(headers), body ?? new Uint8Array(0)));
     }
     await store.write(ops, 'applied');
   }

@@ -1,0 +1,113 @@
+import type { SqlValue, Store } from '../store/store-types.ts';
+import { likeMatchesBytes, likeTerm, type LikeTerm } from './like-text.ts';
+import { indexProbe, probeCondition, ROWS_PER_LOG } from './search-index.ts';
+
+/** A log whose body is to be checked: its seq and its body's stored size. */
+export interface BodyCandidate {
+  seq: number;
+  size: number;
+}
+
+/** Bodies of logs by seq; a log gone by now is simply absent from the map. */
+export type BodyReader = (seqs: readonly number[]) => Promise<Map<number, Uint8Array>>;
+
+/** The filters of a page other than the search, over `logs l`. */
+export interface LogFilter {
+  where: string;
+  params: SqlValue[];
+}
+
+/** Bodies are read and checked in batches of at most this many bytes (or one body), so memory stays bounded. */
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The seqs of the logs passing `filter` whose path, headers or body contain `search`
+ * as `LIKE '%search%'` matched them (like-text.ts), newest first.
+ *
+ * The index (search-index.ts) gives the candidates. Their path and headers, which stay
+ * in the database, are checked there with that same LIKE; the bodies of the others go
+ * through `matchingBodies`.
+ */
+export async function searchLogs(
+  store: Store,
+  filter: LogFilter,
+  search: string,
+  readBodies: BodyReader,
+): Promise<number[]> {
+  const term = likeTerm(search);
+  const probe = probeCondition(indexProbe(term));
+  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // One row back, lists in it: sql.js costs about 2 us per result row, as much as the
+  // scan. A seq is negated when the path or headers matched. A log with several index
+  // rows is listed once per passing row (cheaper deduplicated here than by DISTINCT).
+  const found = await store.get<{ seqs: string; sizes: string }>(
+    `SELECT json_group_array(CASE WHEN hit THEN -seq ELSE seq END) AS seqs, json_group_array(size) AS sizes
+     FROM (SELECT l.seq, l.stored_size AS size, l.path LIKE ?1 ESCAPE '\\' OR l.raw_headers LIKE ?1 ESCAPE '\\' AS hit
+           FROM log_search s CROSS JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
+           WHERE ${probe.sql} AND ${filter.where})`,
+    [like, ...probe.params, ...filter.params],
+  );
+  const seqs = JSON.parse(found?.seqs ?? '[]') as number[];
+  const sizes = JSON.parse(found?.sizes ?? '[]') as number[];
+  const hits: number[] = [];
+  const others: BodyCandidate[] = [];
+  let last = 0;
+  seqs.forEach((s, i) => {
+    if (s === last) return;
+    last = s;
+    if (s < 0) hits.push(-s);
+    else others.push({ seq: s, size: sizes[i]! });
+  });
+  const inBody = await matchingBodies(others, term, readBodies);
+  return Array.from(Float64Array.from(hits.concat(inBody)).sort().reverse());
+}
+
+/**
+ * The exact check of candidates' bodies: which of them have a body containing the term.
+ * Where the bodies come from is `readBodies`'s business.
+ */
+export async function matchingBodies(
+  candidates: readonly BodyCandidate[],
+  term: LikeTerm,
+  readBodies: BodyReader,
+): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < candidates.length;) {
+    const batch: number[] = [];
+    for (
+      let bytes = 0;
+      i < candidates.length && (batch.length === 0 || bytes + candidates[i]!.size <= BATCH_BYTES);
+      i++
+    ) {
+      batch.push(candidates[i]!.seq);
+      bytes += candidates[i]!.size;
+    }
+    for (const [seq, body] of await readBodies(batch)) if (likeMatchesBytes(term, body)) out.push(seq);
+  }
+  return out;
+}
+
+/**
+ * Bodies from `log_bodies`, as one concatenated blob per batch: sql.js costs a few
+ * microseconds per result row and copies blobs byte by byte, so one row is cheapest.
+ */
+export function databaseBodies(store: Store): BodyReader {
+  return async (seqs) => {
+    const row = await store.get<{ seqs: string; lengths: string; bytes: Uint8Array | string | null }>(
+      `SELECT json_group_array(b.log_seq) AS seqs, json_group_array(length(b.body)) AS lengths,
+         CAST(group_concat(b.body, '') AS BLOB) AS bytes
+       FROM json_each(?) j CROSS JOIN log_bodies b ON b.log_seq = j.value`,
+      [JSON.stringify(seqs)],
+    );
+    const found = JSON.parse(row?.seqs ?? '[]') as number[];
+    const lengths = JSON.parse(row?.lengths ?? '[]') as number[];
+    const bytes = row?.bytes instanceof Uint8Array ? row.bytes : new Uint8Array(0);
+    const out = new Map<number, Uint8Array>();
+    let at = 0;
+    found.forEach((seq, i) => {
+      out.set(seq, bytes.subarray(at, at + lengths[i]!));
+      at += lengths[i]!;
+    });
+    return out;
+  };
+}
