@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { LogQuery, NewLog } from '../../../server/logs/log-types.ts';
+import { databaseBodies } from '../../../server/logs/log-search.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import type { SqlValue } from '../../../server/store/store-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
@@ -116,6 +117,14 @@ describe('text search through the index', () => {
       }
     }
     assert.ok(nonEmpty > 300, `searches that found something: ${nonEmpty}`);
+  });
+
+  test('bodies come back byte for byte, NULs and invalid UTF-8 included', async () => {
+    const stored = await store.all<{ seq: number; body: Uint8Array }>('SELECT log_seq AS seq, body FROM log_bodies');
+    const read = await databaseBodies(store)(stored.map((b) => b.seq).concat([999_999]));
+    assert.equal(read.size, stored.length);
+    for (const b of stored) assert.deepEqual(Buffer.from(read.get(b.seq)!), Buffer.from(b.body), `body of ${b.seq}`);
+    assert.ok(stored.some((b) => b.body.includes(0)));
   });
 
   test('a term does not match across the end of one field and the start of the next', async () => {
