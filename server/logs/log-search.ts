@@ -17,8 +17,11 @@ export interface LogFilter {
   params: SqlValue[];
 }
 
-/** Bodies are read and checked in batches of at most this many bytes (or one body), so memory stays bounded. */
-const BATCH_BYTES = 8 * 1024 * 1024;
+/**
+ * Bodies are read and checked in batches of at most this many bytes (or one body):
+ * memory stays bounded, and reading one batch overlaps checking the one before.
+ */
+const BATCH_BYTES = 2 * 1024 * 1024;
 
 /**
  * The seqs of the logs passing `filter` whose path, headers or body contain `search`
@@ -71,18 +74,22 @@ export async function matchingBodies(
   term: LikeTerm,
   readBodies: BodyReader,
 ): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < candidates.length;) {
-    const batch: number[] = [];
-    for (
-      let bytes = 0;
-      i < candidates.length && (batch.length === 0 || bytes + candidates[i]!.size <= BATCH_BYTES);
-      i++
-    ) {
-      batch.push(candidates[i]!.seq);
-      bytes += candidates[i]!.size;
+  const batches: number[][] = [];
+  for (let i = 0, bytes = 0; i < candidates.length; i++) {
+    if (batches.length === 0 || bytes + candidates[i]!.size > BATCH_BYTES) {
+      batches.push([]);
+      bytes = 0;
     }
-    for (const [seq, body] of await readBodies(batch)) if (likeMatchesBytes(term, body)) out.push(seq);
+    batches.at(-1)!.push(candidates[i]!.seq);
+    bytes += candidates[i]!.size;
+  }
+  const out: number[] = [];
+  // The next batch is being read (in the database's thread) while this one is checked.
+  let next = batches.length > 0 ? readBodies(batches[0]!) : null;
+  for (let b = 0; next; b++) {
+    const bodies = await next;
+    next = b + 1 < batches.length ? readBodies(batches[b + 1]!) : null;
+    for (const [seq, body] of bodies) if (likeMatchesBytes(term, body)) out.push(seq);
   }
   return out;
 }
