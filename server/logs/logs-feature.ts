@@ -1,10 +1,12 @@
 import type { Store } from '../store/store-types.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import { LogActionsService, type LogActionsDeps } from './log-actions-service.ts';
+import { databaseBodies } from './log-search.ts';
 import { logsMigrations } from './logs-migrations.ts';
 import { LogsRepository, type RetentionPolicy } from './logs-repository.ts';
 import { logsRoutes } from './logs-routes.ts';
 import { LogsService } from './logs-service.ts';
+import { SearchBackfill } from './search-backfill.ts';
 
 export interface LogsFeatureDeps {
   store: Store;
@@ -14,6 +16,8 @@ export interface LogsFeatureDeps {
   /** The endpoints service: clearing an endpoint's logs checks the endpoint through it. */
   endpoints: LogActionsDeps['endpoints'];
   events: LogActionsDeps['events'];
+  /** Where the search index's background backfill reports a fault. */
+  onError: (err: unknown) => void;
 }
 
 /**
@@ -24,11 +28,14 @@ export function logsFeature(deps: LogsFeatureDeps) {
   const repo = new LogsRepository(deps.store, deps.retention);
   const service = new LogsService(repo, deps.ids);
   const actions = new LogActionsService({ repo, endpoints: deps.endpoints, events: deps.events });
+  const backfill = new SearchBackfill(deps.store, databaseBodies(deps.store), deps.onError);
   return {
     name: 'logs',
     migrations: logsMigrations,
     service,
     routes: logsRoutes(service, actions),
+    start: async () => backfill.start(),
+    stop: () => backfill.stop(),
     endpointDeleted: (accountId: string, endpointId: string) => service.deleteForEndpoint(accountId, endpointId),
   };
 }

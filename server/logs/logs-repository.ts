@@ -11,7 +11,9 @@ import type {
   NewLog,
   QueryObject,
 } from './log-types.ts';
+import { databaseBodies, searchLogs, type LogFilter } from './log-search.ts';
 import type { LogVerification } from './logs-schemas.ts';
+import { searchIndexOp } from './search-index.ts';
 
 export interface LogRow {
   seq: number;
@@ -144,6 +146,7 @@ export class LogsRepository {
         ],
       },
       { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
+      searchIndexOp(id, log.path, JSON.stringify(log.rawHeaders), log.body),
       { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount], coalesce: true },
       {
         sql: EVICT_OVER_BYTES,
@@ -173,13 +176,8 @@ export class LogsRepository {
       where.push('l.pinned = ?');
       params.push(q.pinned ? 1 : 0);
     }
-    if (q.search) {
-      const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(`(l.path LIKE ? ESCAPE '\\' OR l.raw_headers LIKE ? ESCAPE '\\' OR EXISTS (
-        SELECT 1 FROM log_bodies b WHERE b.log_seq = l.seq AND CAST(b.body AS TEXT) LIKE ? ESCAPE '\\'))`);
-      params.push(like, like, like);
-    }
     const whereSql = where.join(' AND ');
+    if (q.search) return this.searchPage({ where: whereSql, params }, q.search, q);
     // One batch: as two reads, a delivery applied between them made the total disagree with the page.
     const [rows, count] = await this.store.batch([
       {
@@ -189,6 +187,31 @@ export class LogsRepository {
       { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${whereSql}`, params, one: true },
     ]);
     return { rows: (rows as unknown as LogRow[]).map(decode), total: Number(count?.n ?? 0) };
+  }
+
+  /**
+   * A search page: the matching seqs (log-search.ts), then the page's rows by seq. A log
+   * deleted or changed out of the filters since the matches were taken is dropped from
+   * the matches and the total, so a page always agrees with its total.
+   */
+  private async searchPage(
+    filter: LogFilter,
+    search: string,
+    q: LogQuery,
+  ): Promise<{ rows: StoredLog[]; total: number }> {
+    const matches = await searchLogs(this.store, filter, search, databaseBodies(this.store));
+    for (;;) {
+      const wanted = matches.slice(q.offset, q.offset + q.limit);
+      if (wanted.length === 0) return { rows: [], total: matches.length };
+      const rows = await this.store.all<LogRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM json_each(?) j CROSS JOIN logs l ON l.seq = j.value
+         WHERE ${filter.where} ORDER BY l.seq DESC`,
+        [JSON.stringify(wanted), ...filter.params],
+      );
+      if (rows.length === wanted.length) return { rows: rows.map(decode), total: matches.length };
+      const present = new Set(rows.map((r) => r.seq));
+      for (const seq of wanted) if (!present.has(seq)) matches.splice(matches.indexOf(seq), 1);
+    }
   }
 
   async find(accountId: string, id: string): Promise<StoredLog | undefined> {

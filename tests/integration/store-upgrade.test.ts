@@ -34,6 +34,7 @@ const TODAY = [
   ['logs', 5],
   ['logs', 6],
   ['logs', 7],
+  ['logs', 8],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
@@ -125,6 +126,16 @@ describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), o
       onlyPinned.body.data.logs.map((l: { id: string }) => l.id),
       [expected.badLog],
     );
+  });
+
+  test('finds old logs by text: those in the snapshot and the one replayed from the journal', async () => {
+    const ids = async (search: string) =>
+      (await t.api('GET', `/api/webhooks/logs?search=${encodeURIComponent(search)}`)).body.data.logs.map(
+        (l: { id: string }) => l.id,
+      ) as string[];
+    assert.deepEqual(await ids('EVT_FIXTURE_1'), [expected.badLog, expected.validLog]);
+    assert.deepEqual(await ids('in the JOURNAL'), [expected.journalLog]);
+    assert.deepEqual(await ids('/after-checkpoint'), [expected.journalLog]);
   });
 
   test('keeps the share link, the stored analysis, the replay history and the refusal counts', async () => {

@@ -43,6 +43,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       store,
       endpoints,
       retention: () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
+      onError: unused,
     });
     const replay = replayFeature({
       ...core,

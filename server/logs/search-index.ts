@@ -1,0 +1,180 @@
+import type { WriteOp } from '../store/store-types.ts';
+import { likeView, likeViewOfString, type LikeTerm } from './like-text.ts';
+
+/**
+ * The text-search index: trigram signatures ("bloom" bits) of each log's path, headers
+ * (the stored JSON) and body, as LIKE sees them (like-text.ts), in `log_search`.
+ *
+ * A row holds SIG_BITS bits in WORDS INTEGER columns w0.. of 48 bits each (the most a
+ * JavaScript number carries exactly, so a word is one bound parameter), keyed
+ * `seq * ROWS_PER_LOG + n`. Each trigram sets one bit. A row is closed once MAX_SET bits
+ * are set, so no row is saturated: a large body gets more rows instead (about one per KB
+ * of JSON), the next one starting OVERLAP trigrams before the previous one ended, so the
+ * trigrams of any substring of up to OVERLAP + 2 bytes are all in one row. A search
+ * tests the trigrams of the term's first OVERLAP + 2 bytes against each row (one bit
+ * each, grouped by column); a log with a row passing is a candidate, checked exactly
+ * afterwards. Trigrams never span two fields, so they do not make a term match across
+ * fields.
+ */
+const SIG_BITS = 1024;
+const WORD_BITS = 48;
+const WORDS = Math.ceil(SIG_BITS / WORD_BITS);
+const BIT_SHIFT = 32 - Math.log2(SIG_BITS);
+const MAX_SET = Math.floor(SIG_BITS * 0.4);
+const OVERLAP = 61;
+/** Rows a log may have (the key's low bits). */
+export const ROWS_PER_LOG = 1024;
+/**
+ * The largest body indexed. Hashing runs on the receiver's thread at each delivery
+ * (about 10 us per KB): a larger body's log gets one row with every bit set instead, so
+ * it is a candidate for every search and always checked exactly (such bodies are rare).
+ */
+export const MAX_INDEXED_BODY = 64 * 1024;
+/** Every bit of a 48-bit word: the row of a log whose text was not indexed. */
+const FULL_WORD = 2 ** WORD_BITS - 1;
+/**
+ * The word a log's row 0 holds until the log is indexed: all 64 bits set, which no
+ * signature has (words are 48 bits), so the backfill can find it. Every probe passes it.
+ */
+export const UNINDEXED_WORD = -1;
+
+const COLUMNS = Array.from({ length: WORDS }, (_, i) => `w${i}`);
+const UNINDEXED_ROW = `${COLUMNS.map(() => UNINDEXED_WORD).join(', ')}`;
+
+/**
+ * The table and what keeps it. Every new log first gets an unindexed row at key
+ * `seq * ROWS_PER_LOG`, which passes every probe, so a log stored without the index op
+ * (an old journal record replayed after the upgrade) is still found; logs already
+ * stored get the same row, which the backfill replaces. The index op replaces it with
+ * the log's rows. Deleting a log deletes its rows.
+ */
+export const SEARCH_INDEX_SQL = `CREATE TABLE log_search (key INTEGER PRIMARY KEY, ${COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(', ')});
+  CREATE TRIGGER logs_search_unindexed AFTER INSERT ON logs BEGIN
+    INSERT OR REPLACE INTO log_search (key, ${COLUMNS.join(', ')}) VALUES (NEW.seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW});
+  END;
+  CREATE TRIGGER logs_search_deleted AFTER DELETE ON logs BEGIN
+    DELETE FROM log_search WHERE key BETWEEN OLD.seq * ${ROWS_PER_LOG} AND OLD.seq * ${ROWS_PER_LOG} + ${ROWS_PER_LOG - 1};
+  END;
+  INSERT INTO log_search (key, ${COLUMNS.join(', ')}) SELECT seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW} FROM logs;`;
+
+/**
+ * The op that indexes a log (after its INSERT, in the same record). Each word is a bound
+ * parameter: a JSON text that the statement unpacks cost twice as much to apply. So the
+ * SQL depends on the number of rows: one for most deliveries, about one per KB of a
+ * larger body.
+ */
+export function searchIndexOp(id: string, path: string, rawHeadersJson: string, body: Uint8Array): WriteOp {
+  return writeRows(signatureWords(path, rawHeadersJson, body), 'id', id);
+}
+
+/** The backfill's op: the same rows, for a log known by seq; without its body (not read: too large), one full row. */
+export function searchIndexOpBySeq(
+  seq: number,
+  path: string,
+  rawHeadersJson: string,
+  body: Uint8Array | undefined,
+): WriteOp {
+  return writeRows(body ? signatureWords(path, rawHeadersJson, body) : [FULL_ROW], 'seq', seq);
+}
+
+const ONE_ROW_BY_ID = writeRowsSql(1, 'id');
+
+function writeRows(rows: readonly (readonly number[])[], by: 'id' | 'seq', key: string | number): WriteOp {
+  const params: (string | number)[] = [key];
+  for (const row of rows) for (const w of row) params.push(w);
+  return { sql: rows.length === 1 && by === 'id' ? ONE_ROW_BY_ID : writeRowsSql(rows.length, by), params };
+}
+
+/**
+ * The log's seq is looked up once (SQLite runs an uncorrelated subquery once per
+ * statement). Should the log be gone (a backfill racing a delete), the rows go to seq
+ * -1, which no log has, instead of a NULL key, for which SQLite would pick a rowid.
+ */
+function writeRowsSql(rows: number, by: 'id' | 'seq'): string {
+  const base = `COALESCE((SELECT seq FROM logs WHERE ${by} = ?1), -1) * ${ROWS_PER_LOG}`;
+  const words = COLUMNS.map(() => '?').join(', ');
+  const values = Array.from({ length: rows }, (_, n) => `(${base} + ${n}, ${words})`).join(', ');
+  return `INSERT OR REPLACE INTO log_search (key, ${COLUMNS.join(', ')}) VALUES ${values}`;
+}
+
+/** Each row's WORDS words. */
+export function signatureWords(path: string, rawHeadersJson: string, body: Uint8Array): readonly (readonly number[])[] {
+  if (body.length > MAX_INDEXED_BODY) return [FULL_ROW];
+  const builder = new RowBuilder();
+  builder.add(likeViewOfString(path));
+  builder.add(likeViewOfString(rawHeadersJson));
+  builder.add(likeView(body));
+  const rows = builder.finish();
+  return rows.length > ROWS_PER_LOG ? [FULL_ROW] : rows.map(words48);
+}
+
+const FULL_ROW: readonly number[] = new Array<number>(WORDS).fill(FULL_WORD);
+
+class RowBuilder {
+  private readonly rows: Int32Array[] = [];
+  private row = new Int32Array(SIG_BITS / 32);
+  private set = 0;
+
+  add(text: Uint8Array): void {
+    let start = 0;
+    for (let i = 0; i + 2 < text.length; i++) {
+      const bit = trigramBit(text, i);
+      const m = 1 << (bit & 31);
+      if ((this.row[bit >>> 5]! & m) === 0) {
+        this.row[bit >>> 5]! |= m;
+        if (++this.set >= MAX_SET && i + 3 < text.length) {
+          // Full: the next row starts OVERLAP trigrams back, or where this one started in
+          // this field (that row, fresh, then covers more than OVERLAP of them before it fills).
+          this.close();
+          start = Math.max(start, i + 1 - OVERLAP);
+          i = start - 1;
+        }
+      }
+    }
+  }
+
+  finish(): Int32Array[] {
+    if (this.set > 0 || this.rows.length === 0) this.close();
+    return this.rows;
+  }
+
+  private close(): void {
+    this.rows.push(this.row);
+    this.row = new Int32Array(SIG_BITS / 32);
+    this.set = 0;
+  }
+}
+
+/** The bit of the trigram at i: a multiplicative hash of its three bytes. */
+function trigramBit(text: Uint8Array, i: number): number {
+  return Math.imul(text[i]! | (text[i + 1]! << 8) | (text[i + 2]! << 16), 0x9e3779b1) >>> BIT_SHIFT;
+}
+
+/** 1024 bits as 32-bit words -> 48-bit words (a word starts on a 32-bit boundary or half-way into one). */
+function words48(bits: Int32Array): number[] {
+  const u = (k: number) => (k < bits.length ? bits[k]! >>> 0 : 0);
+  return Array.from({ length: WORDS }, (_, j) => {
+    const k = (j * WORD_BITS) >>> 5;
+    return j % 2 === 0 ? u(k) + (u(k + 1) & 0xffff) * 2 ** 32 : (u(k) >>> 16) + u(k + 1) * 2 ** 16;
+  });
+}
+
+/** What a search asks of each row: the words all of whose bits must be set, by column. */
+export function indexProbe(term: LikeTerm): { column: number; mask: number }[] {
+  const view = term.view.subarray(0, OVERLAP + 2);
+  const bits = new Int32Array(SIG_BITS / 32);
+  for (let i = 0; i + 2 < view.length; i++) {
+    const bit = trigramBit(view, i);
+    bits[bit >>> 5]! |= 1 << (bit & 31);
+  }
+  return words48(bits).flatMap((mask, column) => (mask === 0 ? [] : [{ column, mask }]));
+}
+
+/** The WHERE condition on `log_search s` for the probe (no trigram: every row passes), and its parameters. */
+export function probeCondition(probe: { column: number; mask: number }[]): { sql: string; params: number[] } {
+  if (probe.length === 0) return { sql: '1', params: [] };
+  return {
+    sql: probe.map(({ column }) => `(s.w${column} & ?) = ?`).join(' AND '),
+    params: probe.flatMap(({ mask }) => [mask, mask]),
+  };
+}
