@@ -106,6 +106,16 @@ export const logsMigrations: Migration[] = [
           ALTER TABLE log_bodies ADD COLUMN length INTEGER;`,
   },
   {
+    // Text search (server/logs/search-index.ts): trigram signatures of each log's path,
+    // headers and body, written by the insert and checked exactly against the text. A
+    // scan of every body with LIKE took ~300 ms per search at 100,000 logs. Logs already
+    // stored, and any stored without the index op, get one all-ones row (a candidate for
+    // every search) until the backfill indexes them (search-backfill.ts).
+    number: 7,
+    name: 'log_search',
+    sql: SEARCH_INDEX_SQL,
+  },
+  {
     // Metrics over 24 hours or more (LogsRepository.stats) read these instead of every log.
     // log_hourly counts and sums each (account, UTC hour, endpoint); triggers keep it exact
     // through inserts, retention, API deletes and any update of a counted column, and drop
@@ -117,7 +127,7 @@ export const logsMigrations: Migration[] = [
     // account's sizes in order: min, max and the nearest-rank percentiles are read by
     // stepping over index entries (OFFSET), with no sort, exact under any delete. Insert
     // cost and the designs measured against this one: docs/PERFORMANCE.md (issue 12).
-    number: 7,
+    number: 8,
     name: 'logs_hourly',
     sql: `CREATE TABLE log_hourly (
             account_id TEXT NOT NULL,
@@ -149,16 +159,6 @@ export const logsMigrations: Migration[] = [
             ON logs (account_id, COALESCE(json_extract(verification, '$.reason'), 'unknown'), received_at, endpoint_id)
             WHERE status = 'failed';
           CREATE INDEX logs_by_size ON logs (account_id, size, received_at, endpoint_id);`,
-  },
-  {
-    // Text search (server/logs/search-index.ts): trigram signatures of each log's path,
-    // headers and body, written by the insert and checked exactly against the text. A
-    // scan of every body with LIKE took ~300 ms per search at 100,000 logs. Logs already
-    // stored, and any stored without the index op, get one all-ones row (a candidate for
-    // every search) until the backfill indexes them (search-backfill.ts).
-    number: 8,
-    name: 'log_search',
-    sql: SEARCH_INDEX_SQL,
   },
 ];
 

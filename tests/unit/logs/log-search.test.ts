@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import initSqlJs, { type Database } from 'sql.js';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { LogQuery, NewLog } from '../../../server/logs/log-types.ts';
@@ -46,8 +47,38 @@ function capture(r: Rand, i: number, accountId: string): NewLog {
   };
 }
 
-/** The search as it was before the index: LIKE over every log, the same filters, in SQL. */
-async function likeSearch(store: SqljsStore, q: LogQuery): Promise<{ ids: string[]; total: number }> {
+/**
+ * The oracle: a plain sql.js database holding the stored logs' columns and their
+ * bodies inline (as the store did before the blob files), where the search as it
+ * was before the index runs: LIKE over every log, the same filters, in SQL.
+ */
+async function oracleOf(store: SqljsStore, bodies: Map<string, Buffer>): Promise<Database> {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  db.run(`CREATE TABLE logs (seq INTEGER PRIMARY KEY, id TEXT, account_id TEXT, endpoint_id TEXT, status TEXT,
+            event_type TEXT, pinned INTEGER, path TEXT, raw_headers TEXT);
+          CREATE TABLE log_bodies (log_seq INTEGER PRIMARY KEY, body BLOB);`);
+  const rows = await store.all<Record<string, SqlValue>>(
+    'SELECT seq, id, account_id, endpoint_id, status, event_type, pinned, path, raw_headers FROM logs',
+  );
+  for (const r of rows) {
+    db.run('INSERT INTO logs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      r.seq!,
+      r.id!,
+      r.account_id!,
+      r.endpoint_id!,
+      r.status!,
+      r.event_type ?? null,
+      r.pinned!,
+      r.path!,
+      r.raw_headers!,
+    ]);
+    db.run('INSERT INTO log_bodies VALUES (?, ?)', [r.seq!, bodies.get(String(r.id))!]);
+  }
+  return db;
+}
+
+function likeSearch(oracle: Database, q: LogQuery): { ids: string[]; total: number } {
   const filters: [string, SqlValue][] = [['l.account_id = ?', ACCOUNT]];
   if (q.endpointId) filters.push(['l.endpoint_id = ?', q.endpointId]);
   if (q.status) filters.push(['l.status = ?', q.status]);
@@ -60,20 +91,21 @@ async function likeSearch(store: SqljsStore, q: LogQuery): Promise<{ ids: string
     SELECT 1 FROM log_bodies b WHERE b.log_seq = l.seq AND CAST(b.body AS TEXT) LIKE ? ESCAPE '\\'))`);
   params.push(like, like, like);
   const sql = where.join(' AND ');
-  const [rows, count] = await store.batch([
-    {
-      sql: `SELECT l.id FROM logs l WHERE ${sql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
-      params: [...params, q.limit, q.offset],
-    },
-    { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${sql}`, params, one: true },
+  const ids = oracle.exec(`SELECT l.id FROM logs l WHERE ${sql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    q.limit,
+    q.offset,
   ]);
-  return { ids: rows.map((r) => String(r.id)), total: Number(count?.n) };
+  const count = oracle.exec(`SELECT COUNT(*) FROM logs l WHERE ${sql}`, params);
+  return { ids: (ids[0]?.values ?? []).map((v) => String(v[0])), total: Number(count[0]!.values[0]![0]) };
 }
 
 describe('text search through the index', () => {
   let store: SqljsStore;
   let repo: LogsRepository;
+  let oracle: Database;
   const texts: (string | Buffer)[] = [];
+  const bodies = new Map<string, Buffer>();
 
   before(async () => {
     store = await SqljsStore.open({
@@ -85,11 +117,16 @@ describe('text search through the index', () => {
     for (let i = 0; i < 240; i++) {
       const log = capture(r, i, i % 10 === 9 ? OTHER : ACCOUNT);
       await repo.insert(`log_${String(i).padStart(4, '0')}`, log, 'applied');
+      bodies.set(`log_${String(i).padStart(4, '0')}`, log.body);
       texts.push(log.body, log.path, JSON.stringify(log.rawHeaders));
       if (i % 5 === 0) await repo.setPinned(log.accountId, `log_${String(i).padStart(4, '0')}`, true);
     }
+    oracle = await oracleOf(store, bodies);
   });
-  after(() => store.close());
+  after(async () => {
+    oracle.close();
+    await store.close();
+  });
 
   test('finds exactly what LIKE over every log found: rows, order and total, with filters and offsets', async () => {
     const r = seeded(8);
@@ -106,7 +143,7 @@ describe('text search through the index', () => {
       const search = k % 3 === 2 ? madeUpTerm(r) : termFrom(r, texts[Math.floor(r() * texts.length)]!);
       for (const f of filters) {
         const q: LogQuery = { limit: 1 + Math.floor(r() * 12), offset: Math.floor(r() * 4) * 3, search, ...f };
-        const expected = await likeSearch(store, q);
+        const expected = likeSearch(oracle, q);
         const got = await repo.page(ACCOUNT, q);
         assert.deepEqual(
           { ids: got.rows.map((l) => l.id), total: got.total },
@@ -120,10 +157,14 @@ describe('text search through the index', () => {
   });
 
   test('bodies come back byte for byte, NULs and invalid UTF-8 included', async () => {
-    const stored = await store.all<{ seq: number; body: Uint8Array }>('SELECT log_seq AS seq, body FROM log_bodies');
+    // What was inserted (the bodies are in the blob files, not the database).
+    const stored = (await store.all<{ seq: number; id: string }>('SELECT seq, id FROM logs')).map((r) => ({
+      seq: r.seq,
+      body: bodies.get(r.id)!,
+    }));
     const read = await databaseBodies(store)(stored.map((b) => b.seq).concat([999_999]));
     assert.equal(read.size, stored.length);
-    for (const b of stored) assert.deepEqual(Buffer.from(read.get(b.seq)!), Buffer.from(b.body), `body of ${b.seq}`);
+    for (const b of stored) assert.deepEqual(Buffer.from(read.get(b.seq)!), b.body, `body of ${b.seq}`);
     assert.ok(stored.some((b) => b.body.includes(0)));
   });
 
