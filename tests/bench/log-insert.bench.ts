@@ -16,7 +16,7 @@ import { LogsRepository } from '../../server/logs/logs-repository.ts';
 import type { Store, WriteOp } from '../../server/store/store-types.ts';
 import { testConfig } from '../helpers/test-engine.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
-import { seedBody } from './seed-logs.ts';
+import { seededLog } from './seed-logs.ts';
 
 const LOGS = 100_000;
 const GROUP = 64;
@@ -52,34 +52,12 @@ function insertOps(): (j: number) => Promise<WriteOp[]> {
 }
 
 function capture(j: number): NewLog {
-  const receivedAt = START + j * STEP_MS;
-  const body = Buffer.from(seedBody(j, Math.floor(receivedAt / 1000)));
-  const failed = j % 7 === 0;
-  return {
+  return seededLog(j, {
     accountId: ACCOUNT,
-    endpointId: ENDPOINTS[j % ENDPOINTS.length]!,
-    method: 'POST',
-    path: '/',
-    query: {},
-    rawHeaders: [['content-type', 'application/json']],
-    contentType: 'application/json',
-    size: body.length,
-    declaredSize: body.length,
-    body,
-    truncated: false,
-    sourceIp: '127.0.0.1',
-    receivedAt,
-    durationMs: 1,
-    status: failed ? 'failed' : 'success',
-    verification: {
-      scheme: 'stripe',
-      result: failed ? 'invalid' : 'valid',
-      reason: failed ? REASONS[j % REASONS.length]! : null,
-      detail: null,
-      matchedSecret: null,
-    },
-    eventType: 'invoice.paid',
-  };
+    endpointIds: ENDPOINTS,
+    receivedAt: START + j * STEP_MS,
+    withBodies: true,
+  });
 }
 
 interface Subject {

@@ -49,6 +49,49 @@ export function seedBody(j: number, createdSec: number): string {
   return head + FILLER.repeat(Math.ceil(room / FILLER.length)).slice(0, room) + tail;
 }
 
+/** The capture of seeded log `j`: a Stripe-like event (1 in 7 failed verification). */
+export function seededLog(
+  j: number,
+  o: { accountId: string; endpointIds: string[]; receivedAt: number; withBodies: boolean },
+): NewLog {
+  const { receivedAt } = o;
+  const failed = j % 7 === 0;
+  const body = o.withBodies ? Buffer.from(seedBody(j, Math.floor(receivedAt / 1000))) : Buffer.alloc(0);
+  const size = o.withBodies ? body.length : 200 + ((j * 7919) % 4000);
+  const rawHeaders: [string, string][] = [
+    ['host', '127.0.0.1:4681'],
+    ['user-agent', 'Stripe/1.0 (+https://stripe.com/docs/webhooks)'],
+    ['content-type', 'application/json; charset=utf-8'],
+    ['content-length', String(size)],
+    ['stripe-signature', `t=${Math.floor(receivedAt / 1000)},v1=${(j * 2654435761).toString(16).padStart(64, '0')}`],
+  ];
+  return {
+    accountId: o.accountId,
+    endpointId: o.endpointIds[j % o.endpointIds.length]!,
+    method: 'POST',
+    path: '/',
+    query: {},
+    rawHeaders,
+    contentType: 'application/json; charset=utf-8',
+    size,
+    declaredSize: size,
+    body,
+    truncated: false,
+    sourceIp: '127.0.0.1',
+    receivedAt,
+    durationMs: 1,
+    status: failed ? 'failed' : 'success',
+    verification: {
+      scheme: 'hmac_sha256',
+      result: failed ? 'invalid' : 'valid',
+      reason: failed ? REASONS[j % 3]! : null,
+      detail: null,
+      matchedSecret: null,
+    } as LogVerification,
+    eventType: EVENT_TYPES[j % 8]!,
+  };
+}
+
 /**
  * Inserts `count` logs (1 in 7 failed verification) and returns the time it took in ms.
  * Through the logs repository's own insert, so the seeded store has exactly what a
@@ -67,44 +110,12 @@ export async function seedLogs(store: Store, o: SeedOptions): Promise<number> {
     for (let j = i; j < Math.min(o.count, i + BATCH); j++) {
       const receivedAt = o.now - o.spanMs + Math.floor((j / o.count) * o.spanMs);
       const id = `log_${ulid(receivedAt).toLowerCase()}`;
-      const failed = j % 7 === 0;
-      const body = o.withBodies ? Buffer.from(seedBody(j, Math.floor(receivedAt / 1000))) : Buffer.alloc(0);
-      const size = o.withBodies ? body.length : 200 + ((j * 7919) % 4000);
-      const rawHeaders: [string, string][] = [
-        ['host', '127.0.0.1:4681'],
-        ['user-agent', 'Stripe/1.0 (+https://stripe.com/docs/webhooks)'],
-        ['content-type', 'application/json; charset=utf-8'],
-        ['content-length', String(size)],
-        [
-          'stripe-signature',
-          `t=${Math.floor(receivedAt / 1000)},v1=${(j * 2654435761).toString(16).padStart(64, '0')}`,
-        ],
-      ];
-      const log: NewLog = {
+      const log = seededLog(j, {
         accountId: o.accountId,
-        endpointId: o.endpointIds[j % o.endpointIds.length]!,
-        method: 'POST',
-        path: '/',
-        query: {},
-        rawHeaders,
-        contentType: 'application/json; charset=utf-8',
-        size,
-        declaredSize: size,
-        body,
-        truncated: false,
-        sourceIp: '127.0.0.1',
+        endpointIds: o.endpointIds,
         receivedAt,
-        durationMs: 1,
-        status: failed ? 'failed' : 'success',
-        verification: {
-          scheme: 'hmac_sha256',
-          result: failed ? 'invalid' : 'valid',
-          reason: failed ? REASONS[j % 3]! : null,
-          detail: null,
-          matchedSecret: null,
-        } as LogVerification,
-        eventType: EVENT_TYPES[j % 8]!,
-      };
+        withBodies: o.withBodies,
+      });
       writes.push(repo.insert(id, log, 'durable'));
     }
     const receipts = await Promise.all(writes);
