@@ -24,7 +24,6 @@ const GROUPS_PER_RUN = 20;
 const RUNS = 21;
 const ACCOUNT = 'acc_bench';
 const ENDPOINTS = ['ep_0', 'ep_1', 'ep_2', 'ep_3', 'ep_4'];
-const REASONS = ['missing_header', 'no_matching_signature', 'timestamp_outside_tolerance'] as const;
 const START = Date.parse('2025-01-01T00:00:00.000Z');
 /** 100,000 logs over 30 days. */
 const STEP_MS = 26_000;
