@@ -71,7 +71,7 @@ export interface LikeTerm {
   view: Buffer;
   /** The term had a NUL: the text must end with `view`. */
   atEnd: boolean;
-  /** `view` as a string when it is ASCII (the fast path for ASCII texts), else null. */
+  /** `view` as a string when it is ASCII (the fast path), else null. */
   ascii: string | null;
 }
 
@@ -85,16 +85,15 @@ export function likeTerm(term: string): LikeTerm {
 export function likeMatchesBytes(term: LikeTerm, bytes: Uint8Array): boolean {
   const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (term.ascii !== null) {
+    // An ASCII term: SQLite never reads an ASCII byte as part of another character, so
+    // the bytes up to the NUL, folded, contain the term exactly when LIKE matched, however
+    // the rest decodes. Lower-casing their latin1 string folds A-Z and moves no other
+    // byte into ASCII, and V8 does it fast.
     const nul = all.indexOf(0);
-    const b = nul < 0 ? all : all.subarray(0, nul);
-    // Most bodies are ASCII: V8's lower-casing of a one-byte string is exact for ASCII and fast.
-    if (isAscii(b)) return matchString(term, term.ascii, b.toString('latin1').toLowerCase());
+    const hay = (nul < 0 ? all : all.subarray(0, nul)).toString('latin1').toLowerCase();
+    return term.atEnd ? hay.endsWith(term.ascii) : hay.includes(term.ascii);
   }
   return matchView(term, likeView(all));
-}
-
-function matchString(term: LikeTerm, needle: string, hay: string): boolean {
-  return term.atEnd ? hay.endsWith(needle) : hay.includes(needle);
 }
 
 function matchView(term: LikeTerm, view: Buffer): boolean {

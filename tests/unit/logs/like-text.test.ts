@@ -66,7 +66,9 @@ describe('search text as LIKE sees it', () => {
       ['xab', 'ab\u0000zz', true],
       ['abx', 'ab\u0000zz', false],
       ['anything', '\u0000', true],
-      // Only ASCII folds.
+      // Only ASCII folds: not the Kelvin sign, not a dotted capital I, as JavaScript's toLowerCase would.
+      [Buffer.from('x\u212ay'), 'xky', false],
+      [Buffer.from('x\u0130y'), 'xi', false],
       ['HÉLLO', 'héllo', false],
       ['HÉLLO', 'hÉllo', true],
       // SQLite reads a stray continuation byte as that code point, and an overlong form as U+FFFD.
