@@ -99,7 +99,7 @@ export async function matchingBodies(
  * (the worker reads them while it steps the rows, one message per batch), or the
  * inline column for logs stored before the blob files.
  */
-export function databaseBodies(store: Store): BodyReader {
+export function storedBodies(store: Store): BodyReader {
   return async (seqs) => {
     const rows = await store.all<{ seq: number; body: Uint8Array }>(
       `SELECT b.log_seq AS seq, b.body, b.location, b.length

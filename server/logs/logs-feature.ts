@@ -1,7 +1,7 @@
 import type { Store } from '../store/store-types.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import { LogActionsService, type LogActionsDeps } from './log-actions-service.ts';
-import { databaseBodies } from './log-search.ts';
+import { storedBodies } from './log-search.ts';
 import { logsMigrations } from './logs-migrations.ts';
 import { LogsRepository, type RetentionPolicy } from './logs-repository.ts';
 import { logsRoutes } from './logs-routes.ts';
@@ -28,7 +28,7 @@ export function logsFeature(deps: LogsFeatureDeps) {
   const repo = new LogsRepository(deps.store, deps.retention);
   const service = new LogsService(repo, deps.ids);
   const actions = new LogActionsService({ repo, endpoints: deps.endpoints, events: deps.events });
-  const backfill = new SearchBackfill(deps.store, databaseBodies(deps.store), deps.onError);
+  const backfill = new SearchBackfill(deps.store, storedBodies(deps.store), deps.onError);
   return {
     name: 'logs',
     migrations: logsMigrations,

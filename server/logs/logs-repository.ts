@@ -1,19 +1,9 @@
 import type { SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../store/store-types.ts';
-import { nearestRank, nearestRankSql } from '../support/percentile.ts';
-import type {
-  HeaderPairs,
-  LogQuery,
-  LogSizeStats,
-  LogStats,
-  LogStatsCell,
-  LogStatsQuery,
-  LogStatus,
-  NewLog,
-  QueryObject,
-} from './log-types.ts';
-import { databaseBodies, searchLogs, type LogFilter } from './log-search.ts';
+import type { HeaderPairs, LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog, QueryObject } from './log-types.ts';
+import { storedBodies, searchLogs, type LogFilter } from './log-search.ts';
 import type { LogVerification } from './logs-schemas.ts';
 import { searchIndexOp } from './search-index.ts';
+import { logStats, statsFromLogs } from './log-stats-queries.ts';
 
 export interface LogRow {
   seq: number;
@@ -199,7 +189,7 @@ export class LogsRepository {
     search: string,
     q: LogQuery,
   ): Promise<{ rows: StoredLog[]; total: number }> {
-    const matches = await searchLogs(this.store, filter, search, databaseBodies(this.store));
+    const matches = await searchLogs(this.store, filter, search, storedBodies(this.store));
     for (;;) {
       const wanted = matches.slice(q.offset, q.offset + q.limit);
       if (wanted.length === 0) return { rows: [], total: matches.length };
@@ -232,112 +222,12 @@ export class LogsRepository {
    * logs. Both give exactly the same figures (tests/unit/logs/logs-stats-hourly.test.ts).
    */
   async stats(accountId: string, q: LogStatsQuery): Promise<LogStats> {
-    const wholeHours = q.fromMs % HOUR_MS === 0 && q.toMs % HOUR_MS === 0 && q.bucketMs % HOUR_MS === 0;
-    return wholeHours ? this.statsFromHours(accountId, q) : this.statsFromLogs(accountId, q);
+    return logStats(this.store, accountId, q);
   }
 
-  /**
-   * The stats from every log in the window, all in SQL over the (account_id, received_at)
-   * index: one grouped pass for counts and sizes per endpoint and bucket, one for the
-   * failure reasons, and one sort of the sizes for the percentiles. Millisecond
-   * times are bound as doubles by sql.js, hence the CASTs to keep the bucket
-   * arithmetic in integers. Its cost grows with the logs in the window (about 180 ms
-   * for 100,000), so only short windows come here.
-   */
-  async statsFromLogs(accountId: string, q: LogStatsQuery): Promise<LogStats> {
-    const where = ['account_id = ?', 'received_at >= ?', 'received_at < ?'];
-    const params: SqlValue[] = [accountId, q.fromMs, q.toMs];
-    if (q.endpointId !== undefined) {
-      where.push('endpoint_id = ?');
-      params.push(q.endpointId);
-    }
-    const whereSql = where.join(' AND ');
-
-    const groups = await this.store.all<StatsRow>(
-      `SELECT endpoint_id, (received_at - CAST(? AS INTEGER)) / CAST(? AS INTEGER) AS bucket,
-         SUM(status = 'success') AS success, SUM(status = 'failed') AS failed, MAX(received_at) AS last,
-         COUNT(*) AS n, MIN(size) AS min_size, MAX(size) AS max_size, SUM(size) AS sum_size
-       FROM logs WHERE ${whereSql} GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket`,
-      [q.fromMs, q.bucketMs, ...params],
-    );
-    const failureReasons = await this.store.all<FailureRow>(
-      `SELECT ${FAILURE_REASON} AS reason, COUNT(*) AS count
-       FROM logs WHERE ${whereSql} AND status = 'failed' GROUP BY reason ORDER BY count DESC, reason`,
-      params,
-    );
-
-    const { cells, sizes } = fromGroups(groups);
-    for (const g of groups) {
-      sizes.min = sizes.min === null ? Number(g.min_size) : Math.min(sizes.min, Number(g.min_size));
-      sizes.max = sizes.max === null ? Number(g.max_size) : Math.max(sizes.max, Number(g.max_size));
-    }
-    if (sizes.count > 0) {
-      const r50 = nearestRank(0.5, sizes.count);
-      const r95 = nearestRank(0.95, sizes.count);
-      const ranked = await this.store.all<{ rn: number; size: number }>(
-        `SELECT rn, size FROM (SELECT size, ROW_NUMBER() OVER (ORDER BY size) AS rn FROM logs WHERE ${whereSql})
-         WHERE rn IN (?, ?)`,
-        [...params, r50, r95],
-      );
-      for (const r of ranked) {
-        if (Number(r.rn) === r50) sizes.p50 = Number(r.size);
-        if (Number(r.rn) === r95) sizes.p95 = Number(r.size);
-      }
-    }
-    return { cells, failureReasons: failureReasons.map(fromFailureRow), sizes };
-  }
-
-  /**
-   * The stats of a whole-hour window from what the logs_hourly migration keeps: the cells from
-   * log_hourly (one row per account, hour and endpoint: 3,600 for 30 days of 5 endpoints,
-   * however many logs), the failure reasons by counting the entries of
-   * logs_failed_by_reason, and the sizes from logs_by_size: min and max are the first
-   * in-window entry from either end, and a percentile the entry at its nearest rank,
-   * reached by an OFFSET that steps over index entries without sorting. One batch, so the
-   * counts and the ranks describe the same logs.
-   */
-  private async statsFromHours(accountId: string, q: LogStatsQuery): Promise<LogStats> {
-    const byEndpoint = q.endpointId === undefined ? '' : ' AND endpoint_id = ?4';
-    const params: SqlValue[] = [accountId, q.fromMs, q.toMs];
-    if (q.endpointId !== undefined) params.push(q.endpointId);
-    const hours = `account_id = ?1 AND hour >= ?2 AND hour < ?3${byEndpoint}`;
-    const logs = `FROM logs INDEXED BY logs_by_size
-      WHERE account_id = ?1 AND received_at >= ?2 AND received_at < ?3${byEndpoint}`;
-    const [groups, failureReasons, ranked] = await this.store.batch([
-      {
-        sql: `SELECT endpoint_id, (hour - CAST(?2 AS INTEGER)) / CAST(?${params.length + 1} AS INTEGER) AS bucket,
-           SUM(success) AS success, SUM(failed) AS failed, MAX(last_received_at) AS last,
-           SUM(n) AS n, SUM(sum_size) AS sum_size
-         FROM log_hourly WHERE ${hours} GROUP BY endpoint_id, bucket ORDER BY endpoint_id, bucket`,
-        params: [...params, q.bucketMs],
-      },
-      {
-        // Over the account's failed logs in logs_failed_by_reason (reason order: no sort before the count).
-        sql: `SELECT ${FAILURE_REASON} AS reason, COUNT(*) AS count FROM logs INDEXED BY logs_failed_by_reason
-          WHERE account_id = ?1 AND status = 'failed' AND received_at >= ?2 AND received_at < ?3${byEndpoint}
-          GROUP BY reason ORDER BY count DESC, reason`,
-        params,
-      },
-      {
-        // p95 is walked from the large end: n - rank entries instead of rank.
-        sql: `WITH total (n) AS (SELECT COALESCE(SUM(n), 0) FROM log_hourly WHERE ${hours})
-          SELECT (SELECT size ${logs} ORDER BY size LIMIT 1) AS min,
-            (SELECT size ${logs} ORDER BY size DESC LIMIT 1) AS max,
-            (SELECT size ${logs} ORDER BY size LIMIT 1 OFFSET (SELECT ${nearestRankSql(50, 'n')} - 1 FROM total)) AS p50,
-            (SELECT size ${logs} ORDER BY size DESC LIMIT 1 OFFSET (SELECT n - ${nearestRankSql(95, 'n')} FROM total)) AS p95`,
-        params,
-        one: true,
-      },
-    ]);
-    const { cells, sizes } = fromGroups(groups as unknown as StatsRow[]);
-    if (sizes.count > 0 && ranked) {
-      const size = (v: SqlValue | undefined): number | null => (v === null || v === undefined ? null : Number(v));
-      sizes.min = size(ranked.min);
-      sizes.max = size(ranked.max);
-      sizes.p50 = size(ranked.p50);
-      sizes.p95 = size(ranked.p95);
-    }
-    return { cells, failureReasons: (failureReasons as unknown as FailureRow[]).map(fromFailureRow), sizes };
+  /** The stats from every log in the window (log-stats-queries.ts): short windows, and the tests' reference. */
+  statsFromLogs(accountId: string, q: LogStatsQuery): Promise<LogStats> {
+    return statsFromLogs(this.store, accountId, q);
   }
 
   /** The log without its body, or undefined when the account has no such log. */
@@ -410,54 +300,6 @@ function wipeBodies(where: string, params: SqlValue[]): WriteOp {
     params,
     wipe: true,
   };
-}
-
-const HOUR_MS = 3_600_000;
-
-/** What a failed log is counted under: logs_failed_by_reason (the logs_hourly migration) indexes this expression. */
-const FAILURE_REASON = "COALESCE(json_extract(verification, '$.reason'), 'unknown')";
-
-interface StatsRow {
-  endpoint_id: string;
-  bucket: number;
-  success: number;
-  failed: number;
-  last: number;
-  n: number;
-  /** Only in the per-log query; the per-hour one reads them from logs_by_size. */
-  min_size?: number;
-  max_size?: number;
-  sum_size: number;
-}
-
-interface FailureRow {
-  reason: string;
-  count: number;
-}
-
-const fromFailureRow = (r: FailureRow): { reason: string; count: number } => ({
-  reason: r.reason,
-  count: Number(r.count),
-});
-
-/** The cells of grouped rows, and the sizes' count and average (min, max and percentiles are left null). */
-function fromGroups(groups: readonly StatsRow[]): { cells: LogStatsCell[]; sizes: LogSizeStats } {
-  const cells: LogStatsCell[] = [];
-  const sizes: LogSizeStats = { count: 0, min: null, max: null, avg: null, p50: null, p95: null };
-  let sum = 0;
-  for (const g of groups) {
-    cells.push({
-      endpointId: g.endpoint_id,
-      bucket: Number(g.bucket),
-      success: Number(g.success),
-      failed: Number(g.failed),
-      lastReceivedAt: Number(g.last),
-    });
-    sizes.count += Number(g.n);
-    sum += Number(g.sum_size);
-  }
-  if (sizes.count > 0) sizes.avg = sum / sizes.count;
-  return { cells, sizes };
 }
 
 function decode(r: LogRow): StoredLog {

@@ -3,7 +3,7 @@ import initSqlJs, { type Database } from 'sql.js';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { LogQuery, NewLog } from '../../../server/logs/log-types.ts';
-import { databaseBodies } from '../../../server/logs/log-search.ts';
+import { storedBodies } from '../../../server/logs/log-search.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import type { SqlValue } from '../../../server/store/store-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
@@ -162,7 +162,7 @@ describe('text search through the index', () => {
       seq: r.seq,
       body: bodies.get(r.id)!,
     }));
-    const read = await databaseBodies(store)(stored.map((b) => b.seq).concat([999_999]));
+    const read = await storedBodies(store)(stored.map((b) => b.seq).concat([999_999]));
     assert.equal(read.size, stored.length);
     for (const b of stored) assert.deepEqual(Buffer.from(read.get(b.seq)!), b.body, `body of ${b.seq}`);
     assert.ok(stored.some((b) => b.body.includes(0)));

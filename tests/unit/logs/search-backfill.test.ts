@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import { likeTerm } from '../../../server/logs/like-text.ts';
-import { databaseBodies } from '../../../server/logs/log-search.ts';
+import { storedBodies } from '../../../server/logs/log-search.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { SearchBackfill } from '../../../server/logs/search-backfill.ts';
@@ -80,7 +80,7 @@ describe('search index backfill', () => {
       for (const s of searches) found.push(await page(s));
       assert.deepEqual(found.at(-2), { ids: ['log_7'], total: 1 });
 
-      const backfill = new SearchBackfill(store, databaseBodies(store), (e) => assert.fail(String(e)));
+      const backfill = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)));
       backfill.start();
       await backfill.idle();
 
@@ -101,7 +101,7 @@ describe('search index backfill', () => {
   test('stops with the batch in hand', async () => {
     const store = await open(await tempDir());
     try {
-      const backfill = new SearchBackfill(store, databaseBodies(store), (e) => assert.fail(String(e)));
+      const backfill = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)));
       backfill.start();
       await backfill.stop();
       await backfill.idle();
