@@ -1,7 +1,8 @@
 // Servers under test run in child processes, so they never share an event loop (or
 // a core's time slice) with the load generator. Parent and child talk over IPC:
 // the child announces itself once ready, then answers named calls.
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 type Handlers = Record<string, (arg: unknown) => Promise<unknown>>;
 type ChildMessage = { type: 'ready'; data: unknown } | { type: 'reply'; id: number; result?: unknown; error?: string };
@@ -16,22 +17,47 @@ export interface ChildHandle<Ready> {
   kill(): Promise<void>;
 }
 
+const ROOT = new URL('../../', import.meta.url);
+
 /**
- * Forks `script` under tsx with `input` (JSON in BENCH_INPUT) and waits for its ready message.
- * With BENCH_CPU_PROF=<dir> set, each child writes V8 CPU profiles there (main thread and
- * workers), to see where the time goes (open them in Chrome DevTools).
+ * Compiles the servers under test as the product ships (`npm run build:server`), and the
+ * benchmark's child scripts with them (tsconfig.bench.json, into dist/tests/bench): the
+ * children run that JavaScript, not the sources through tsx, whose loader threads (one
+ * for the main thread, one for the store's worker) added about 54 MB of resident memory
+ * and some CPU to every figure the engine's process gave.
+ */
+export function buildBenchChildren(): void {
+  for (const args of [
+    ['npm', ['run', '--silent', 'build:server']],
+    [process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bench.json']],
+  ] as const) {
+    const run = spawnSync(args[0], args[1], { cwd: ROOT, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${args[1].join(' ')} failed: ${run.stderr}${run.stdout}`);
+  }
+}
+
+/** Where buildBenchChildren() put `script` (tests/bench/x.ts -> dist/tests/bench/x.js). */
+function compiled(script: URL): URL {
+  const relative = script.pathname.slice(ROOT.pathname.length).replace(/\.ts$/, '.js');
+  const url = new URL(`dist/${relative}`, ROOT);
+  if (!existsSync(url))
+    throw new Error(`${url.pathname} is missing: run buildBenchChildren() first (npm run bench does)`);
+  return url;
+}
+
+/**
+ * Forks the compiled `script` (buildBenchChildren) with `input` (JSON in BENCH_INPUT) and
+ * waits for its ready message. With BENCH_CPU_PROF=<dir> set, each child writes V8 CPU
+ * profiles there (main thread and workers), to see where the time goes (open them in
+ * Chrome DevTools).
  */
 export async function startChild<Ready>(
   script: URL,
   input: unknown,
   readyTimeoutMs = 60_000,
 ): Promise<ChildHandle<Ready>> {
-  const child = fork(script, [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ],
+  const child = fork(compiled(script), [], {
+    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     env: { ...process.env, BENCH_INPUT: JSON.stringify(input) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

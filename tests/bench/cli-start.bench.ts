@@ -1,7 +1,7 @@
 // How fast the command starts, as a user runs it from the compiled build:
 // `hookscope --help` to its exit, and `hookscope serve` on an empty data
 // directory to runtime.json (both listeners up).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 import { timeCliStartup } from './cli-startup.ts';
@@ -12,7 +12,6 @@ export interface CliStartResult {
   serveEmpty: Timings;
 }
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = new URL('../../bin/hookscope.mjs', import.meta.url).pathname;
 
 function timeHelp(): Promise<number> {
@@ -26,15 +25,9 @@ function timeHelp(): Promise<number> {
   });
 }
 
-/** `npm run build:server`: start-ups are timed on the compiled build, as users run it. */
-export function buildServer(): void {
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build:server failed: ${build.stderr}${build.stdout}`);
-}
-
+/** Start-ups are timed on the compiled build (run.ts builds it first), as users run it. */
 export async function benchCliStart(o: { runs: number }, log: (line: string) => void): Promise<CliStartResult> {
-  log('cli: building the engine (npm run build:server), then timing --help and serve on an empty data directory');
-  buildServer();
+  log('cli: timing --help and serve on an empty data directory (the build run.ts made)');
   await timeHelp(); // the first run after a build pays for the file cache; not counted
   const help: number[] = [];
   for (let i = 0; i < o.runs; i++) help.push(await timeHelp());

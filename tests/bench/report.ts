@@ -121,11 +121,44 @@ function checkpointRows(name: string, c: CheckpointUnderLoad): string[] {
   ];
 }
 
+/** The 100,000-log part's detail table. */
+export function renderLarge(s: LargeStoreResult): string {
+  const n = fmt(s.storedBefore);
+  const repo = (w: string) => s.metricsRepo.find((x) => x.window === w);
+  return [
+    `### At ${n} logs`,
+    '',
+    '| Measure | Figure |',
+    '| --- | --- |',
+    `| Seeding (the logs repository's insert, 2,000 at a time; not timed as a goal) | ${ms(s.seedMs)}; snapshot ${fmt(s.snapshotMb)} MB |`,
+    `| \`hookscope serve\` start-up (spawn to runtime.json) | ${timings(s.cliStartupMs)} |`,
+    `| \`startEngine\` alone, in the benchmark's engine process | ${ms(s.startEngineMs)} |`,
+    `| List page \`limit=50\` | ${timings(s.list)} |`,
+    ...Object.entries(s.listByFilter).map(([f, t]) => `| List \`limit=50&${cell(f)}\` | ${timings(t)} |`),
+    `| Search, all terms | ${timings(s.search)} |`,
+    ...Object.entries(s.searchByTerm).map(([term, t]) => `| Search \`${cell(term)}\` | ${timings(t)} |`),
+    `| One log with body, \`GET /api/webhooks/logs/:id\` (1,000 logs from all through the store, in turn) | ${timings(s.logWithBody)} |`,
+    ...Object.entries(s.metricsApi).map(
+      ([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`,
+    ),
+    ...['24h', '30d'].map((w) => {
+      const r = repo(w);
+      return r
+        ? `| Metrics stats query ${w} (repository alone, ${fmt(r.logsInWindow)} logs in window) | wall median ${ms(r.wallMedianMs)}, CPU median ${ms(r.cpuMedianMs)} |`
+        : `| Metrics stats query ${w} | not measured |`;
+    }),
+    `| Resident memory after start-up and the queries / peak so far | ${fmt(s.memoryAtRest.rssMb)} MB / ${fmt(s.memoryAtRest.peakRssMb)} MB |`,
+    `| Checkpoint while idle | ${ms(s.checkpointIdle.checkpointMs)}, longest event-loop stall ${ms(s.checkpointIdle.maxMs)} |`,
+    ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
+    ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
+    '',
+  ].join('\n');
+}
+
 export function renderResults(run: BenchRun): string {
   const { ingest: g, large: s, machine: m } = run;
   const restMb = Math.max(s.memoryAtRest.rssMb, s.memoryAtRest.peakRssMb);
   const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs);
-  const repo = (w: string) => s.metricsRepo.find((x) => x.window === w);
   const n = fmt(s.storedBefore);
   const worstFilter = Math.max(...Object.values(s.listByFilter).map((t) => t.p95));
   const lines = [
@@ -161,32 +194,7 @@ export function renderResults(run: BenchRun): string {
     ...floodGoalRows(run.flood),
     '',
     renderIngest(g),
-    `### At ${n} logs`,
-    '',
-    '| Measure | Figure |',
-    '| --- | --- |',
-    `| Seeding (the logs repository's insert, 2,000 at a time; not timed as a goal) | ${ms(s.seedMs)}; snapshot ${fmt(s.snapshotMb)} MB |`,
-    `| \`hookscope serve\` start-up (spawn to runtime.json) | ${timings(s.cliStartupMs)} |`,
-    `| \`startEngine\` alone, in the benchmark's engine process | ${ms(s.startEngineMs)} |`,
-    `| List page \`limit=50\` | ${timings(s.list)} |`,
-    ...Object.entries(s.listByFilter).map(([f, t]) => `| List \`limit=50&${cell(f)}\` | ${timings(t)} |`),
-    `| Search, all terms | ${timings(s.search)} |`,
-    ...Object.entries(s.searchByTerm).map(([term, t]) => `| Search \`${cell(term)}\` | ${timings(t)} |`),
-    `| One log with body, \`GET /api/webhooks/logs/:id\` (1,000 logs from all through the store, in turn) | ${timings(s.logWithBody)} |`,
-    ...Object.entries(s.metricsApi).map(
-      ([w, t]) => `| \`GET /api/observability/metrics?window=${w}\` | ${timings(t)} |`,
-    ),
-    ...['24h', '30d'].map((w) => {
-      const r = repo(w);
-      return r
-        ? `| Metrics stats query ${w} (repository alone, ${fmt(r.logsInWindow)} logs in window) | wall median ${ms(r.wallMedianMs)}, CPU median ${ms(r.cpuMedianMs)} |`
-        : `| Metrics stats query ${w} | not measured |`;
-    }),
-    `| Resident memory after start-up and the queries / peak so far | ${fmt(s.memoryAtRest.rssMb)} MB / ${fmt(s.memoryAtRest.peakRssMb)} MB |`,
-    `| Checkpoint while idle | ${ms(s.checkpointIdle.checkpointMs)}, longest event-loop stall ${ms(s.checkpointIdle.maxMs)} |`,
-    ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
-    ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
-    '',
+    renderLarge(s),
     renderGrowth([...run.growth, s], true),
     renderFlood(run.flood),
     renderUi(run.ui),

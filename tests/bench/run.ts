@@ -1,10 +1,12 @@
 // `npm run bench`: every performance goal of DESIGN.md in one run, results into
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
 // that prints the results instead of writing them; `--only=ingest`, `--only=ui`, `--only=cli`,
-// `--only=growth` (all three store sizes) or `--only=flood` runs that part alone and prints it.
+// `--only=growth` (all three store sizes), `--only=large` (the 100,000-log store: queries,
+// checkpoints, memory) or `--only=flood` runs that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
-import { benchCliStart, buildServer } from './cli-start.bench.ts';
+import { buildBenchChildren } from './bench-child.ts';
+import { benchCliStart } from './cli-start.bench.ts';
 import { benchFlood, type FloodOptions } from './flood.bench.ts';
 import { benchGrowth } from './growth.bench.ts';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
@@ -13,7 +15,7 @@ import { machineInfo } from './machine.ts';
 import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { renderGrowth } from './report-growth.ts';
 import { ingestGoalRows, renderIngest } from './report-ingest.ts';
-import { renderResults, renderUi, writeResults } from './report.ts';
+import { renderLarge, renderResults, renderUi, writeResults } from './report.ts';
 import type { StoreCostOptions } from './store-costs.ts';
 import { benchUi, type UiOptions } from './ui.bench.ts';
 
@@ -89,6 +91,8 @@ const t0 = performance.now();
 const log = (line: string): void =>
   console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 const machine = machineInfo();
+log('building the engine and the benchmark children (npm run build:server, tsconfig.bench.json)');
+buildBenchChildren();
 if (only === 'ingest') {
   const ingest = await benchIngest(ingestOptions, log);
   console.log(`\n${ingestGoalRows(ingest).join('\n')}\n\n${renderIngest(ingest)}`);
@@ -103,7 +107,6 @@ if (only === 'cli') {
   process.exit(0);
 }
 if (only === 'growth') {
-  buildServer();
   const points = await benchGrowth([...growthSizes, largeOptions.logs], costOptions, log);
   console.log(`\n${renderGrowth(points, false)}`);
   process.exit(0);
@@ -113,7 +116,11 @@ if (only === 'flood') {
   console.log(`\n${floodGoalRows(flood).join('\n')}\n\n${renderFlood(flood)}`);
   process.exit(0);
 }
-if (only !== undefined) throw new Error(`--only=${only}: not a part (ingest, ui, cli, growth, flood)`);
+if (only === 'large') {
+  console.log(`\n${renderLarge(await benchLargeStore(largeOptions, log))}`);
+  process.exit(0);
+}
+if (only !== undefined) throw new Error(`--only=${only}: not a part (ingest, ui, cli, growth, large, flood)`);
 const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
 const growth = await benchGrowth(growthSizes, costOptions, log);
