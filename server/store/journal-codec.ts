@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import type { StatementCatalogue } from './statement-catalogue.ts';
 import type { SqlValue, WriteOp } from './store-types.ts';
 
 /** A journaled mutation: a sequence number and the statements applied atomically. */
@@ -15,10 +16,17 @@ const HEADER = 12;
 
 type EncodedParam = string | number | null | { $b: [number, number] };
 type BlobRef = { $b: [number, number] };
+// The statement is its SQL text, or its number in the catalogue (statement-catalogue.ts).
 // Flags: 1 = coalesce, 2 = wipe. The spilled blob, if any, is a fourth element.
-type EncodedOp = [sql: string, params: EncodedParam[], flags?: number, spill?: BlobRef];
+type EncodedOp = [sql: string | number, params: EncodedParam[], flags?: number, spill?: BlobRef];
+/** A record frame's JSON, or a definition frame's (statement numbers and their SQL). */
+type FrameJson = { s: number; o: EncodedOp[] } | { d: [number, string][] };
 
-export function encodeRecord(record: JournalRecord): Buffer {
+/**
+ * A record's frame. With a catalogue, statements are written by number (numbering
+ * new ones); whoever writes or sends the frame puts their definitions ahead of it.
+ */
+export function encodeRecord(record: JournalRecord, catalogue?: StatementCatalogue): Buffer {
   const blobs: Uint8Array[] = [];
   let blobOffset = 0;
   const blobRef = (p: Uint8Array): BlobRef => {
@@ -30,12 +38,22 @@ export function encodeRecord(record: JournalRecord): Buffer {
   const ops = record.ops.map((op): EncodedOp => {
     const params = op.params.map((p): EncodedParam => (p instanceof Uint8Array ? blobRef(p) : p));
     const flags = (op.coalesce ? 1 : 0) | (op.wipe ? 2 : 0);
+    const sql = catalogue?.idOf(op.sql) ?? op.sql;
     // Extra elements only when needed, so a plain op is framed exactly as before they existed.
-    if (op.spill) return [op.sql, params, flags, blobRef(op.spill)];
-    return flags ? [op.sql, params, flags] : [op.sql, params];
+    if (op.spill) return [sql, params, flags, blobRef(op.spill)];
+    return flags ? [sql, params, flags] : [sql, params];
   });
-  const json = Buffer.from(JSON.stringify({ s: record.seq, o: ops }), 'utf8');
-  const payloadLength = json.length + blobOffset;
+  return toFrame({ s: record.seq, o: ops }, blobs, blobOffset);
+}
+
+/** A frame that only defines statements (their numbers and SQL). */
+export function encodeDefinitions(definitions: [id: number, sql: string][]): Buffer {
+  return toFrame({ d: definitions }, [], 0);
+}
+
+function toFrame(body: FrameJson, blobs: Uint8Array[], blobBytes: number): Buffer {
+  const json = Buffer.from(JSON.stringify(body), 'utf8');
+  const payloadLength = json.length + blobBytes;
   const frame = Buffer.allocUnsafe(HEADER + payloadLength);
   json.copy(frame, HEADER);
   let at = HEADER + json.length;
@@ -55,8 +73,14 @@ export interface DecodeResult {
   goodLength: number;
 }
 
-/** Decodes frames until the first incomplete or corrupt one (a torn tail from a crash). */
-export function decodeRecords(buf: Buffer): DecodeResult {
+/**
+ * Decodes frames until the first incomplete or corrupt one (a torn tail from a crash).
+ * `statements` holds the catalogue's definitions read so far: a fresh one per journal
+ * segment at recovery (each segment defines what it uses), the worker's own for the
+ * frames the main thread sends it. A record naming a statement no frame defined is
+ * not a torn tail but a broken journal, and throws rather than drop what follows.
+ */
+export function decodeRecords(buf: Buffer, statements = new Map<number, string>()): DecodeResult {
   const records: JournalRecord[] = [];
   let at = 0;
   while (at + HEADER <= buf.length) {
@@ -67,22 +91,28 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     if (jsonLength > payloadLength || end > buf.length) break;
     const payload = buf.subarray(at + HEADER, end);
     if (crc32(payload) !== crc) break;
-    let parsed: { s: number; o: EncodedOp[] };
+    let parsed: FrameJson;
     try {
-      parsed = JSON.parse(payload.subarray(0, jsonLength).toString('utf8')) as typeof parsed;
+      parsed = JSON.parse(payload.subarray(0, jsonLength).toString('utf8')) as FrameJson;
     } catch {
       break;
     }
+    if ('d' in parsed) {
+      for (const [id, sql] of parsed.d) statements.set(id, sql);
+      at = end;
+      continue;
+    }
+    const seq = parsed.s;
     const blobBase = jsonLength;
+    const blob = (ref: BlobRef): Uint8Array => {
+      const [off, len] = ref.$b;
+      return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
+    };
     records.push({
-      seq: parsed.s,
+      seq,
       ops: parsed.o.map(([sql, params, flags, spill]): WriteOp => {
-        const blob = (ref: BlobRef): Uint8Array => {
-          const [off, len] = ref.$b;
-          return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
-        };
         const op: WriteOp = {
-          sql,
+          sql: typeof sql === 'number' ? defined(statements, sql, seq) : sql,
           params: params.map((p): SqlValue => (p !== null && typeof p === 'object' ? blob(p) : p)),
         };
         if (flags !== undefined && (flags & 1) === 1) op.coalesce = true;
@@ -94,4 +124,11 @@ export function decodeRecords(buf: Buffer): DecodeResult {
     at = end;
   }
   return { records, goodLength: at };
+}
+
+function defined(statements: Map<number, string>, id: number, seq: number): string {
+  const sql = statements.get(id);
+  if (sql === undefined)
+    throw new Error(`journal record ${seq} names statement ${id}, which no frame before it defines`);
+  return sql;
 }

@@ -18,6 +18,12 @@ export interface JournalOptions {
    * endpoint secrets); tests pass a wrapper that injects write and sync faults.
    */
   openFile?: (path: string) => Promise<FileHandle>;
+  /**
+   * The statement definitions (statement-catalogue.ts) numbered after `n`, as one
+   * frame, and the highest number in it; null when there are none. Each group is
+   * written with the definitions its segment lacks in front of it.
+   */
+  definitionsAfter?: (n: number) => { frame: Buffer; upTo: number } | null;
 }
 
 const openSegmentFile = (path: string): Promise<FileHandle> => openPrivateFile(path, 'a');
@@ -49,6 +55,8 @@ export class Journal {
   /** Set while the handle is being closed (rotate, close): the sync timer must not touch it. */
   private swapping = false;
   private closed = false;
+  /** Statement numbers up to this one are defined in the current segment. */
+  private definedUpTo = 0;
   /** Bytes appended since the last rotation, used to trigger checkpoints by size. */
   bytesSinceRotate = 0;
 
@@ -132,6 +140,8 @@ export class Journal {
   private async openSegment(): Promise<void> {
     this.handle = await (this.opts.openFile ?? openSegmentFile)(join(this.opts.dir, segmentName(this.segment)));
     this.size = (await this.handle.stat()).size;
+    // A segment is read on its own at recovery: it defines every statement it uses.
+    this.definedUpTo = 0;
   }
 
   private scheduleFlush(): void {
@@ -157,6 +167,11 @@ export class Journal {
 
   private async writeGroup(group: Pending[]): Promise<void> {
     const frames = group.map((p) => p.frame);
+    // Every frame in the group was encoded before this point, so any number it uses is
+    // defined here or earlier in the segment. In the group's own write, so a failed
+    // write, cut back, takes these definitions with it and the next group repeats them.
+    const definitions = this.opts.definitionsAfter?.(this.definedUpTo) ?? null;
+    if (definitions) frames.unshift(definitions.frame);
     const bytes = frames.reduce((n, f) => n + f.length, 0);
     try {
       let written = 0;
@@ -167,6 +182,7 @@ export class Journal {
       }
       if (this.opts.sync === 'strict') await this.handle.datasync();
       this.size += bytes;
+      if (definitions) this.definedUpTo = definitions.upTo;
       this.dirty = true;
       for (const p of group) p.resolve();
     } catch (e) {

@@ -2,7 +2,8 @@ import { StoreUnavailableError } from '../errors/app-errors.ts';
 import type { Clock } from '../support/clock.ts';
 import { systemClock } from '../support/clock.ts';
 import { ensurePrivateDir } from '../support/private-files.ts';
-import { encodeRecord, type JournalRecord } from './journal-codec.ts';
+import { encodeDefinitions, encodeRecord, type JournalRecord } from './journal-codec.ts';
+import { StatementCatalogue } from './statement-catalogue.ts';
 import { Journal, type JournalOptions, type SyncPolicy } from './journal.ts';
 import type {
   BatchResult,
@@ -79,6 +80,10 @@ export class SqljsStore implements Store {
   private closed = false;
   private readonly hooks: (() => Promise<unknown>)[] = [];
   private readonly maxUnapplied: number;
+  /** Statement numbers for the journal's frames (statement-catalogue.ts), for this process's lifetime. */
+  private readonly statements = new StatementCatalogue();
+  /** The worker has been sent the definitions of statements numbered up to this. */
+  private sentToWorker = 0;
   private readonly opts: {
     checkpointBytes: number;
     checkpointIntervalMs: number;
@@ -141,6 +146,7 @@ export class SqljsStore implements Store {
         syncIntervalMs: this.options.syncIntervalMs ?? 100,
         onError,
         openFile: this.options.journalOpenFile,
+        definitionsAfter: (n) => this.definitionsAfter(n),
       });
       const timer = setInterval(() => void this.maybeCheckpoint(), Math.min(this.opts.checkpointIntervalMs, 30_000));
       timer.unref();
@@ -157,7 +163,7 @@ export class SqljsStore implements Store {
   async write(ops: WriteOp[], ack: WriteAck = 'applied'): Promise<WriteReceipt> {
     const { client, journal } = this.usable();
     const record: JournalRecord = { seq: this.nextSeq++, ops };
-    const frame = encodeRecord(record);
+    const frame = encodeRecord(record, this.statements);
     const applied = client.whenApplied(record.seq);
     // A failure to apply is reported by the worker client; `settled` only says it is over.
     const settled = applied.then(
@@ -170,7 +176,13 @@ export class SqljsStore implements Store {
       client.forget(record.seq);
       throw new StoreUnavailableError(`The journal could not be written: ${toError(e).message}`);
     }
-    // Append promises settle in journal order, so records reach the worker in that order too.
+    // Append promises settle in journal order, so records reach the worker in that order
+    // too, each after the definitions of the statements it names.
+    const definitions = this.definitionsAfter(this.sentToWorker);
+    if (definitions) {
+      client.apply(definitions.frame);
+      this.sentToWorker = definitions.upTo;
+    }
     client.apply(frame);
     if (journal.bytesSinceRotate >= this.opts.checkpointBytes) void this.maybeCheckpoint();
     if (ack === 'applied') {
@@ -182,6 +194,11 @@ export class SqljsStore implements Store {
       await settled;
     }
     return { settled };
+  }
+
+  private definitionsAfter(n: number): { frame: Buffer; upTo: number } | null {
+    if (this.statements.size <= n) return null;
+    return { frame: encodeDefinitions(this.statements.definitionsAfter(n)), upTo: this.statements.size };
   }
 
   /** Records journaled but not yet applied (or failed) by the database worker. */

@@ -396,22 +396,30 @@ class DatabaseHost {
  * all), so records that arrived while the worker was busy go in one group. Stops at
  * the first message of another kind, which is returned to be handled next, in order.
  */
-function gatherGroup(port: MessagePort, first: Uint8Array): { records: JournalRecord[]; next?: ToWorker } {
-  const records = framesToRecords(first);
+function gatherGroup(
+  port: MessagePort,
+  first: Uint8Array,
+  statements: Map<number, string>,
+): { records: JournalRecord[]; next?: ToWorker } {
+  const records = framesToRecords(first, statements);
   while (records.length < MAX_GROUP) {
     const queued = receiveMessageOnPort(port);
     if (!queued) break;
     const m = queued.message as ToWorker;
     if (m.t !== 'apply') return { records, next: m };
-    for (const r of framesToRecords(m.frames)) records.push(r);
+    for (const r of framesToRecords(m.frames, statements)) records.push(r);
   }
   return { records };
 }
 
-/** The records of frames the main thread journaled; they were whole when sent, so a bad one is a bug. */
-function framesToRecords(frames: Uint8Array): JournalRecord[] {
+/**
+ * The records of frames the main thread journaled; they were whole when sent, so a bad
+ * one is a bug. `statements` is the catalogue's definitions the worker has been sent,
+ * for its whole life: the main thread numbers statements once per process.
+ */
+function framesToRecords(frames: Uint8Array, statements: Map<number, string>): JournalRecord[] {
   const buf = Buffer.from(frames.buffer, frames.byteOffset, frames.byteLength);
-  const { records, goodLength } = decodeRecords(buf);
+  const { records, goodLength } = decodeRecords(buf, statements);
   if (goodLength !== buf.length)
     throw new Error(`a group of journal frames did not decode (${goodLength} of ${buf.length} bytes)`);
   return records;
@@ -421,6 +429,7 @@ async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('store-worker must run in a worker thread');
   const host = new DatabaseHost(await initSqlJs());
+  const statements = new Map<number, string>();
   const send = (m: FromWorker): void => port.postMessage(m);
   const reply = (id: number, fn: () => unknown): void => {
     Promise.resolve()
@@ -445,7 +454,7 @@ async function main(): Promise<void> {
       case 'open':
         return reply(m.id, () => host.open(m.dir, m.migrations, m.applyDelayMs));
       case 'apply': {
-        const { records, next } = gatherGroup(port, m.frames);
+        const { records, next } = gatherGroup(port, m.frames, statements);
         applyGroup(records);
         if (next) handle(next);
         return;

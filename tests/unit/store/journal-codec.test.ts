@@ -52,7 +52,7 @@ describe('journal codec', () => {
   ];
 
   test('round-trips statements and binary parameters byte-exact', () => {
-    const buf = Buffer.concat(records.map(encodeRecord));
+    const buf = Buffer.concat(records.map((r) => encodeRecord(r)));
     const { records: out, goodLength } = decodeRecords(buf);
     assert.equal(goodLength, buf.length);
     assert.equal(out.length, 2);

@@ -215,5 +215,29 @@ describe('store over a failing journal', () => {
       assert.deepEqual(await names(afterClose), ['first', 'second', 'third', 'fourth', 'fifth']);
       await afterClose.close();
     });
+
+    test(`a statement first journaled by a write that fails (${fault}) is defined again by the next write that names it`, async () => {
+      const dir = await tempDir();
+      const files = new FaultyFiles();
+      const store = await SqljsStore.open({
+        dir,
+        migrations,
+        sync,
+        journalOpenFile: files.open,
+        onError: () => undefined,
+      });
+      // Columns in another order: a statement the catalogue has not numbered yet.
+      const insertOther = (name: string) => [
+        { sql: 'INSERT INTO items (data, name) VALUES (?, ?)', params: [null, name] },
+      ];
+      await store.write(insert('first'), 'durable');
+      files.arm(fault);
+      await assert.rejects(store.write(insertOther('lost'), 'durable'), /injected/);
+      await store.write(insertOther('second'), 'durable');
+      await abandon(store);
+      const afterCrash = await SqljsStore.open({ dir, migrations });
+      assert.deepEqual(await names(afterCrash), ['first', 'second']);
+      await afterCrash.close();
+    });
   }
 });
