@@ -145,6 +145,14 @@ export function answerParent(
   const send = (m: ChildMessage, then?: () => void): void => {
     process.send!(m, undefined, {}, () => then?.());
   };
+  // Every child answers `cpu`: its process's CPU time so far (user + system, in microseconds).
+  handlers = {
+    cpu: async () => {
+      const u = process.cpuUsage();
+      return u.user + u.system;
+    },
+    ...handlers,
+  };
   setTimeout(() => process.exit(3), maxLifetimeMs).unref();
   process.on('disconnect', () => {
     void handlers.stop().finally(() => process.exit(2));

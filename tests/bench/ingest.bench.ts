@@ -28,6 +28,7 @@ export interface IngestOptions {
 
 export interface IngestRun {
   load: LoadResult;
+  cpu: CpuPerDelivery;
   /** 2xx answers over warm-up and run (every one of them acknowledged a stored log). */
   acknowledged: number;
   /** From the start of the warm-up to the end of the measured run (the pause between them included). */
@@ -89,6 +90,17 @@ interface Measured {
   load: LoadResult;
   acknowledged: number;
   sendMs: number;
+  cpu: CpuPerDelivery;
+}
+
+/**
+ * CPU time per 2xx answer over the measured run, in microseconds: the server's process
+ * (all its threads) and the load generator's (autocannon, in the benchmark's process).
+ * On 2 cores their sum bounds the rate: at most 2,000,000 / (server + load) per second.
+ */
+export interface CpuPerDelivery {
+  serverUs: number;
+  loadUs: number;
 }
 
 /**
@@ -99,6 +111,7 @@ interface Measured {
 async function measure(
   url: string,
   o: IngestOptions,
+  server: ChildHandle<unknown>,
   headers: () => Record<string, string> = () => ({}),
   around?: { start(): Promise<unknown> },
 ): Promise<Measured> {
@@ -107,15 +120,25 @@ async function measure(
   const warm = await postLoad(url, { connections: o.connections, seconds: o.warmupSeconds, body, headers: headers() });
   await sleep(500);
   await around?.start();
+  const serverBefore = await server.call<number>('cpu');
+  const loadBefore = process.cpuUsage();
   const load = await postLoad(url, { connections: o.connections, seconds: o.seconds, body, headers: headers() });
-  return { load, acknowledged: warm.ok + load.ok, sendMs: performance.now() - t0 };
+  const loadCpu = process.cpuUsage(loadBefore);
+  const serverUs = (await server.call<number>('cpu')) - serverBefore;
+  const perOk = (us: number): number => (load.ok > 0 ? us / load.ok : 0);
+  return {
+    load,
+    acknowledged: warm.ok + load.ok,
+    sendMs: performance.now() - t0,
+    cpu: { serverUs: perOk(serverUs), loadUs: perOk(loadCpu.user + loadCpu.system) },
+  };
 }
 
 async function bare(o: IngestOptions): Promise<IngestRun> {
   const child = await startChild<{ url: string }>(BARE, null);
   try {
     return {
-      ...(await measure(child.ready.url, o)),
+      ...(await measure(child.ready.url, o, child)),
       stored: null,
       catchUpMs: null,
       catchUpLimitMs: null,
@@ -206,7 +229,7 @@ async function settle(
 async function engine(o: IngestOptions, sync: 'interval' | 'strict'): Promise<IngestRun> {
   return withEngine({ sync, maxLogsPerAccount: MAX_LOGS, createEndpoints: 1 }, async (child, dataDir) => {
     const { receiverUrl, endpointIds } = child.ready;
-    const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o);
+    const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, child);
     return settle(child, dataDir, run, o.catchUpLimitMs[sync]);
   });
 }
@@ -226,7 +249,7 @@ async function stripe(o: IngestOptions): Promise<StripeRun> {
           timestamp: Math.floor(Date.now() / 1000),
         }),
       });
-      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, sign);
+      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, child, sign);
       let newest: StripeRun['newest'] = null;
       let failed: number | null = null;
       // Read once the list has caught up (before that, each read waits behind the backlog).
@@ -264,7 +287,7 @@ async function withReaders(o: IngestOptions): Promise<ReadersRun> {
     };
     const readers = await startChild<null>(READERS, input);
     try {
-      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, undefined, {
+      const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, child, undefined, {
         start: () => readers.call('start'),
       });
       const reads = await readers.call<ReadersResult>('finish', undefined, o.eventGraceMs + 60_000);
