@@ -35,7 +35,8 @@ const INTRO = `# Performance
 The goals come from DESIGN.md ("Performance goals") and are checked by a benchmark,
 never by timing assertions in tests: \`npm run bench\` (tests/bench/run.ts) measures
 them all in one run, on the machine it runs on, and rewrites the results section
-below (\`npm run bench -- --quick\` is a short smoke run that only prints). What it does:
+below (\`npm run bench -- --quick\` is a short smoke run that only prints;
+\`--only=ingest|growth|large|flood|ui|cli\` runs one part and prints it). What it does:
 
 - **Ingest**: autocannon (programmatic, 32 connections, 1 KB JSON bodies) against a
   bare \`node:http\` server that reads the body and answers 200, then against the real
@@ -44,8 +45,11 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints). What
   \`stripe\` endpoint, every delivery signed with the \`stripe\` package's
   \`webhooks.generateTestHeaderString\` (one header per autocannon run, signed as it
   starts: the engine accepts a timestamp up to 300 s old); \`strict\` sync; and
-  \`interval\` again with readers. Each server runs in its own child process,
-  autocannon in the parent. A warm-up run comes first and is not counted. Afterwards the
+  \`interval\` again with readers. Each server runs in its own child process, from
+  the compiled build (\`npm run build:server\`; the children themselves through
+  tsconfig.bench.json), as users run it, autocannon in the parent. Each run also
+  reports the CPU time per 2xx answer of the server's process (all its threads) and of
+  autocannon's, and the rate the 2 cores allow at that cost. A warm-up run comes first and is not counted. Afterwards the
   API's list total is asked for until it reaches the acknowledged count (bounded wait;
   retention is raised so nothing is evicted): the time from the load's end is how far
   the database fell behind, and the total over the time from the warm-up's start until
