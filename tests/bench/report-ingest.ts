@@ -108,10 +108,14 @@ export function renderIngest(g: IngestResult): string {
     '',
     '| CPU per 2xx answer (measured run) | server process | load generator | sum | at most on 2 cores | vs bare |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    cpuRow('bare `node:http`', g.bare, bareRps),
-    cpuRow('engine, sync `interval`', g.interval, bareRps),
-    cpuRow('engine, `stripe` endpoint', g.stripe, bareRps),
-    cpuRow('engine, sync `strict`', g.strict, bareRps),
+    ...(
+      [
+        ['bare `node:http`', g.bare],
+        ['engine, sync `interval`', g.interval],
+        ['engine, `stripe` endpoint', g.stripe],
+        ['engine, sync `strict`', g.strict],
+      ] as const
+    ).map(([name, run]) => cpuRow(name, run, bareRps)),
     '',
     "The server process counts all its threads (the engine: the HTTP thread and the store's worker); the load " +
       "generator is autocannon in the benchmark's process. Both share the machine's 2 cores, so no server can answer " +

@@ -173,6 +173,8 @@ describe('store over a failing journal', () => {
   const insert = (name: string, bytes = 0) => [
     { sql: 'INSERT INTO items (name, data) VALUES (?, ?)', params: [name, Buffer.alloc(bytes, 7)] },
   ];
+  const openFaulty = (dir: string, files: FaultyFiles, sync: SyncPolicy): Promise<SqljsStore> =>
+    SqljsStore.open({ dir, migrations, sync, journalOpenFile: files.open, onError: () => undefined });
   const names = async (store: SqljsStore): Promise<string[]> =>
     (await store.all<{ name: string }>('SELECT name FROM items ORDER BY id')).map((r) => r.name);
 
@@ -183,13 +185,7 @@ describe('store over a failing journal', () => {
     test(`a ${fault} under ${sync} sync surfaces as StoreUnavailableError; every acknowledged write survives a crash and a clean restart`, async () => {
       const dir = await tempDir();
       const files = new FaultyFiles();
-      const store = await SqljsStore.open({
-        dir,
-        migrations,
-        sync,
-        journalOpenFile: files.open,
-        onError: () => undefined,
-      });
+      const store = await openFaulty(dir, files, sync);
       await store.write(insert('first'), 'durable');
       await store.write(insert('second', 50), 'applied');
       files.arm(fault);
@@ -219,13 +215,7 @@ describe('store over a failing journal', () => {
     test(`a statement first journaled by a write that fails (${fault}) is defined again by the next write that names it`, async () => {
       const dir = await tempDir();
       const files = new FaultyFiles();
-      const store = await SqljsStore.open({
-        dir,
-        migrations,
-        sync,
-        journalOpenFile: files.open,
-        onError: () => undefined,
-      });
+      const store = await openFaulty(dir, files, sync);
       // Columns in another order: a statement the catalogue has not numbered yet.
       const insertOther = (name: string) => [
         { sql: 'INSERT INTO items (data, name) VALUES (?, ?)', params: [null, name] },
