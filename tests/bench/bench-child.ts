@@ -145,20 +145,12 @@ export function answerParent(
   const send = (m: ChildMessage, then?: () => void): void => {
     process.send!(m, undefined, {}, () => then?.());
   };
-  // Every child answers `cpu`: its process's CPU time so far (user + system, in microseconds).
-  handlers = {
-    cpu: async () => {
-      const u = process.cpuUsage();
-      return u.user + u.system;
-    },
-    ...handlers,
-  };
   setTimeout(() => process.exit(3), maxLifetimeMs).unref();
   process.on('disconnect', () => {
     void handlers.stop().finally(() => process.exit(2));
   });
   process.on('message', (m: { id: number; cmd: string; arg: unknown }) => {
-    const handler = handlers[m.cmd];
+    const handler = m.cmd === 'cpu' ? cpuSoFar : handlers[m.cmd];
     const run = handler ? handler(m.arg) : Promise.reject(new Error(`unknown call ${m.cmd}`));
     run.then(
       (result) => send({ type: 'reply', id: m.id, result }, m.cmd === 'stop' ? () => process.exit(0) : undefined),
@@ -166,6 +158,12 @@ export function answerParent(
     );
   });
   send({ type: 'ready', data: ready });
+}
+
+/** Every child answers `cpu`: its process's CPU time so far (user + system, in microseconds). */
+async function cpuSoFar(): Promise<number> {
+  const u = process.cpuUsage();
+  return u.user + u.system;
 }
 
 /** The JSON a parent passed to this child. */

@@ -90,6 +90,9 @@ const startedAt = new Date();
 const t0 = performance.now();
 const log = (line: string): void =>
   console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+const PARTS = ['ingest', 'ui', 'cli', 'growth', 'large', 'flood'];
+// Before the build, so a misspelt part fails at once.
+if (only !== undefined && !PARTS.includes(only)) throw new Error(`--only=${only}: not a part (${PARTS.join(', ')})`);
 const machine = machineInfo();
 log('building the engine and the benchmark children (npm run build:server, tsconfig.bench.json)');
 buildBenchChildren();
@@ -120,7 +123,6 @@ if (only === 'large') {
   console.log(`\n${renderLarge(await benchLargeStore(largeOptions, log))}`);
   process.exit(0);
 }
-if (only !== undefined) throw new Error(`--only=${only}: not a part (ingest, ui, cli, growth, large, flood)`);
 const cliStart = await benchCliStart({ runs: quick ? 3 : 5 }, log);
 const ingest = await benchIngest(ingestOptions, log);
 const growth = await benchGrowth(growthSizes, costOptions, log);
