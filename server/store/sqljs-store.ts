@@ -20,7 +20,7 @@ import type {
 } from './store-types.ts';
 import { checkMigrationSets } from './migration-plan.ts';
 import { WorkerClient } from './worker-client.ts';
-import type { OpenResult } from './worker-protocol.ts';
+import type { OpenResult, WorkerMemory } from './worker-protocol.ts';
 
 export interface SqljsStoreOptions {
   dir: string;
@@ -217,6 +217,11 @@ export class SqljsStore implements Store {
 
   async batch<const Q extends readonly ReadQuery[]>(queries: Q): Promise<BatchResult<Q>> {
     return (await this.usable().client.call({ t: 'batch', queries: [...queries] })) as BatchResult<Q>;
+  }
+
+  /** The database worker's memory (for the benchmark and tests; not part of `Store`). */
+  async workerMemory(): Promise<WorkerMemory> {
+    return (await this.usable().client.call({ t: 'memory' })) as WorkerMemory;
   }
 
   beforeCheckpoint(hook: () => Promise<unknown>): void {

@@ -14,8 +14,9 @@ import { BlobFiles, type BlobEnd } from './blob-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
+import { StaleCopies, fullCollection } from './stale-copies.ts';
 import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WriteOp } from './store-types.ts';
-import type { FromWorker, OpenResult, ToWorker } from './worker-protocol.ts';
+import type { FromWorker, OpenResult, ToWorker, WorkerMemory } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
 /**
@@ -43,6 +44,7 @@ class DatabaseHost {
   private readonly statements = new Map<string, Statement>();
   private applyDelayMs = 0;
   private blobs: BlobFiles | null = null;
+  private readonly copies = new StaleCopies(fullCollection(), () => Number(this.scalar('PRAGMA page_count')));
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
@@ -99,6 +101,7 @@ class DatabaseHost {
       replayed += fresh.length;
       for (const r of records) maxSeq = Math.max(maxSeq, r.seq);
     }
+    this.copies.collectNow(); // the snapshot as read, and sql.js's copies while replay grew the file
     return { lastSeq: maxSeq, lastSegment, replayed, tornBytes, blobBytesCut: cutBytes };
   }
 
@@ -147,6 +150,7 @@ class DatabaseHost {
       db.run('ROLLBACK');
       throw e;
     }
+    this.copies.collectIfGrown();
     this.throttle();
     return outcome;
   }
@@ -175,13 +179,37 @@ class DatabaseHost {
   /** Export, write a temp file, fsync, rename over the snapshot, fsync the directory. */
   checkpoint(): { bytes: number; ms: number; lastSeq: number; blobFilesDeleted: number } {
     const started = performance.now();
-    const db = this.need();
     const blobs = this.needBlobs();
     // The snapshot will refer to every blob written so far: make them durable first,
     // and record where the files end, so a later open cuts off only what replay rewrites.
     blobs.sync();
     this.recordBlobEnd(blobs.end);
-    const data = db.export();
+    // The export is a whole copy of the database: not on top of a stale one, and not kept after.
+    this.copies.collectNow();
+    const bytes = this.writeSnapshot();
+    this.copies.collectNow();
+    // Files no row refers to any more are not needed by this snapshot, the only one now.
+    const blobFilesDeleted = blobs.reclaim(this.liveBlobFiles());
+    return { bytes, ms: Math.round(performance.now() - started), lastSeq: this.lastSeq, blobFilesDeleted };
+  }
+
+  memory(): WorkerMemory {
+    const { arrayBuffers, heapUsed } = process.memoryUsage();
+    return { arrayBuffers, heapUsed, collections: this.copies.collections };
+  }
+
+  close(): void {
+    this.blobs?.close();
+    this.blobs = null;
+    for (const s of this.statements.values()) s.free();
+    this.statements.clear();
+    this.db?.close();
+    this.db = null;
+  }
+
+  /** The database's bytes, durably in the snapshot file; returns their length. */
+  private writeSnapshot(): number {
+    const data = this.need().export();
     const target = join(this.dir, SNAPSHOT_FILE);
     const tmp = `${target}.tmp`;
     // A temp file left by a crash keeps its old mode through open(); rename keeps the temp's mode.
@@ -200,18 +228,7 @@ class DatabaseHost {
     } finally {
       closeSync(dfd);
     }
-    // Files no row refers to any more are not needed by this snapshot, the only one now.
-    const blobFilesDeleted = blobs.reclaim(this.liveBlobFiles());
-    return { bytes: data.length, ms: Math.round(performance.now() - started), lastSeq: this.lastSeq, blobFilesDeleted };
-  }
-
-  close(): void {
-    this.blobs?.close();
-    this.blobs = null;
-    for (const s of this.statements.values()) s.free();
-    this.statements.clear();
-    this.db?.close();
-    this.db = null;
+    return data.length;
   }
 
   /**
@@ -465,6 +482,8 @@ async function main(): Promise<void> {
         return reply(m.id, () => host.batch(m.queries));
       case 'checkpoint':
         return reply(m.id, () => host.checkpoint());
+      case 'memory':
+        return reply(m.id, () => host.memory());
       case 'close':
         return reply(m.id, () => host.close());
     }

@@ -8,6 +8,7 @@ export type ToWorker =
   | { t: 'query'; id: number; sql: string; params: SqlValue[]; one: boolean; blob?: BlobColumns }
   | { t: 'batch'; id: number; queries: ReadQuery[] }
   | { t: 'checkpoint'; id: number }
+  | { t: 'memory'; id: number }
   | { t: 'close'; id: number };
 
 export interface OpenResult {
@@ -17,6 +18,14 @@ export interface OpenResult {
   tornBytes: number;
   /** Bytes cut from the blob files: written after the snapshot by records the journal replays. */
   blobBytesCut: number;
+}
+
+/** The worker thread's own memory, and how often it collected stale database copies (stale-copies.ts). */
+export interface WorkerMemory {
+  /** Bytes of ArrayBuffers the worker holds: sql.js's database file, and any copies of it not yet freed. */
+  arrayBuffers: number;
+  heapUsed: number;
+  collections: number;
 }
 
 export type FromWorker =

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { runInNewContext } from 'node:vm';
+import { ITEMS_TABLE } from '../../helpers/items-table.ts';
+import { describe, test } from '../../helpers/node-test.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
+import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { StaleCopies, fullCollection } from '../../../server/store/stale-copies.ts';
+import type { FeatureMigrations, WriteOp } from '../../../server/store/store-types.ts';
+
+const MiB = 1024 * 1024;
+
+describe('stale copies: the store worker frees copies of the database at once', () => {
+  test('fullCollection collects what nothing refers to, and leaves no global gc behind', async () => {
+    const collect = fullCollection();
+    const ref = ((): WeakRef<object> => new WeakRef({ big: new Uint8Array(1024) }))();
+    // A WeakRef's target is kept until the end of the turn that made it.
+    await nextTurn();
+    collect();
+    assert.equal(ref.deref(), undefined);
+    assert.equal(runInNewContext('typeof gc'), 'undefined');
+  });
+
+  test('collectIfGrown collects once the database has grown by more than a sixteenth since the last collection', () => {
+    let pages = 1600;
+    let collected = 0;
+    const copies = new StaleCopies(
+      () => collected++,
+      () => pages,
+    );
+    copies.collectNow();
+    assert.deepEqual([collected, copies.collections], [1, 1]);
+    pages = 1700; // exactly a sixteenth more: not yet
+    copies.collectIfGrown();
+    assert.equal(collected, 1);
+    pages = 1701;
+    copies.collectIfGrown();
+    assert.equal(collected, 2);
+    // Measured from the last collection (1701 pages) now, not from the first.
+    pages = 1800;
+    copies.collectIfGrown();
+    assert.equal(collected, 2);
+    pages = 1808;
+    copies.collectIfGrown();
+    assert.deepEqual([collected, copies.collections], [3, 3]);
+  });
+
+  describe('in a real store', () => {
+    const tempDir = tempDirs('hookscope-stale-copies-');
+    const migrations: FeatureMigrations[] = [{ feature: 'items', migrations: [ITEMS_TABLE] }];
+    const insert = (name: string, bytes: number): WriteOp[] => [
+      { sql: 'INSERT INTO items (name, data) VALUES (?, randomblob(?))', params: [name, bytes] },
+    ];
+
+    test('the worker collects after open, after writes that grow the file, and around a checkpoint', async () => {
+      const store = await SqljsStore.open({ dir: await tempDir(), migrations });
+      try {
+        assert.equal((await store.workerMemory()).collections, 1);
+        await store.write(insert('small', 10), 'applied');
+        assert.equal((await store.workerMemory()).collections, 1);
+        await store.write(insert('large', 256 * 1024), 'applied');
+        assert.equal((await store.workerMemory()).collections, 2);
+        await store.write(insert('small again', 10), 'applied');
+        assert.equal((await store.workerMemory()).collections, 2);
+        await store.checkpoint();
+        assert.equal((await store.workerMemory()).collections, 4);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("after a checkpoint the worker holds one copy of the database, not the export's as well", async () => {
+      const store = await SqljsStore.open({ dir: await tempDir(), migrations });
+      try {
+        for (let i = 0; i < 24; i++) await store.write(insert(`row ${i}`, MiB), 'durable');
+        const { bytes } = await store.checkpoint();
+        assert.ok(bytes > 24 * MiB, `the database is ${bytes} bytes`);
+        // The collection has run; the freed buffers leave the count when V8's sweeper
+        // gets to them, a moment later. Without the collection nothing frees the export.
+        let held = (await store.workerMemory()).arrayBuffers;
+        for (let i = 0; i < 100 && held > 1.5 * bytes; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          held = (await store.workerMemory()).arrayBuffers;
+        }
+        assert.ok(held < 1.5 * bytes, `the worker holds ${held} bytes of ArrayBuffers for a ${bytes}-byte database`);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
