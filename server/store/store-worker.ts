@@ -184,10 +184,9 @@ class DatabaseHost {
     // and record where the files end, so a later open cuts off only what replay rewrites.
     blobs.sync();
     this.recordBlobEnd(blobs.end);
-    // The export is a whole copy of the database: not on top of a stale one, and not kept after.
+    // The export is a whole copy of the database: not on top of a stale one (and not kept after: writeSnapshot).
     this.copies.collectNow();
     const bytes = this.writeSnapshot();
-    this.copies.collectNow();
     // Files no row refers to any more are not needed by this snapshot, the only one now.
     const blobFilesDeleted = blobs.reclaim(this.liveBlobFiles());
     return { bytes, ms: Math.round(performance.now() - started), lastSeq: this.lastSeq, blobFilesDeleted };
@@ -207,16 +206,20 @@ class DatabaseHost {
     this.db = null;
   }
 
-  /** The database's bytes, durably in the snapshot file; returns their length. */
+  /**
+   * The database's bytes, durably in the snapshot file; returns their length. The
+   * export (a whole copy) is dropped and collected once written, before the fsync, which
+   * does not need it and can take longer than the write.
+   */
   private writeSnapshot(): number {
-    const data = this.need().export();
     const target = join(this.dir, SNAPSHOT_FILE);
     const tmp = `${target}.tmp`;
     // A temp file left by a crash keeps its old mode through open(); rename keeps the temp's mode.
     const fd = openPrivateFileSync(tmp, 'w');
+    let bytes: number;
     try {
-      let off = 0;
-      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+      bytes = this.writeExport(fd);
+      this.copies.collectNow();
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -228,6 +231,14 @@ class DatabaseHost {
     } finally {
       closeSync(dfd);
     }
+    return bytes;
+  }
+
+  /** Writes an export of the database to `fd`; the copy is garbage when this returns. */
+  private writeExport(fd: number): number {
+    const data = this.need().export();
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
     return data.length;
   }
 

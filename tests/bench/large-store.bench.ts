@@ -7,14 +7,16 @@ import { makeTempDir } from '../helpers/temp-dir.ts';
 import type { ChildHandle } from './bench-child.ts';
 import type { CheckpointMeasure, EngineChildReady, LoopDelay, MemoryMeasure } from './engine-child.ts';
 import { postLoad, webhookBody, type LoadResult } from './load.ts';
+import { SEEDED_MAX_LOGS } from './seeded-store.ts';
 import { measureStoreCosts, type StoreCostOptions, type StoreCosts } from './store-costs.ts';
+import { apiGet, apiPatch } from './timing.ts';
 
 export interface LargeStoreOptions extends StoreCostOptions {
   logs: number;
   connections: number;
   /** Deliveries per second during the steady checkpoint: a rate the store keeps up with at this size. */
   steadyRate: number;
-  /** Length of the full-speed burst in which a second checkpoint is asked for... */
+  /** Length of each full-speed burst in which a checkpoint is asked for... */
   burstSeconds: number;
   /** ...and how long that checkpoint is watched at most (it queues behind the worker's backlog). */
   burstWatchMs: number;
@@ -32,7 +34,12 @@ export interface LargeStoreResult extends StoreCosts {
   options: LargeStoreOptions;
   checkpointIdle: CheckpointMeasure;
   steady: CheckpointUnderLoad;
+  /** The goal's burst: retention holds the store at `logs` (the oldest are evicted). */
   burst: CheckpointUnderLoad;
+  /** The same burst with no retention cap, so the store grows past `logs`... */
+  growingBurst: CheckpointUnderLoad;
+  /** ...to this many logs. */
+  storedAfterGrowing: number;
 }
 
 /**
@@ -76,19 +83,39 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
       log(
         `  checkpoint ${Math.round(steady.checkpoint.checkpointMs)} ms, longest stall ${steady.checkpoint.maxMs.toFixed(1)} ms, peak ${steady.memory.peakRssMb.toFixed(0)} MB`,
       );
-      log(`large store: checkpoint in a ${o.burstSeconds} s full-speed burst`);
-      const burst = await checkpointUnderLoad(
-        child,
-        url,
-        { connections: o.connections, seconds: o.burstSeconds },
-        o.burstWatchMs,
-      );
-      const waited = burst.checkpoint.completed ? 'took' : 'not done after';
-      log(
-        `  checkpoint ${waited} ${Math.round(burst.checkpoint.checkpointMs)} ms, longest stall ${burst.checkpoint.maxMs.toFixed(1)} ms, peak ${burst.memory.peakRssMb.toFixed(0)} MB`,
-      );
+      const { apiUrl, token } = child.ready;
+      const retention = (maxLogsPerAccount: number) =>
+        apiPatch(apiUrl, token, '/api/settings', { retention: { maxLogsPerAccount } });
+      const fullSpeed = async (what: string): Promise<CheckpointUnderLoad> => {
+        log(`large store: checkpoint in a ${o.burstSeconds} s full-speed burst, ${what}`);
+        // From an empty journal, so the checkpoint asked for is not one its size started.
+        await child.call<CheckpointMeasure>('checkpoint');
+        await child.call<MemoryMeasure>('memory'); // the burst's peak is its own
+        const burst = await checkpointUnderLoad(
+          child,
+          url,
+          { connections: o.connections, seconds: o.burstSeconds },
+          o.burstWatchMs,
+        );
+        const waited = burst.checkpoint.completed ? 'took' : 'not done after';
+        log(
+          `  checkpoint ${waited} ${Math.round(burst.checkpoint.checkpointMs)} ms, longest stall ${burst.checkpoint.maxMs.toFixed(1)} ms, peak ${burst.memory.peakRssMb.toFixed(0)} MB`,
+        );
+        return burst;
+      };
+      // The goal is at this many logs: a user whose retention is this size (the seeded
+      // store's is far above it, so that seeding evicts nothing). The steady phase's
+      // deliveries above it go with the burst's first group.
+      await retention(o.logs);
+      const burst = await fullSpeed(`retention holding the store at ${o.logs} logs`);
+      await retention(SEEDED_MAX_LOGS);
+      const growingBurst = await fullSpeed('no retention cap (the store grows)');
+      const storedAfterGrowing = (
+        await apiGet<{ data: { total: number } }>(apiUrl, token, '/api/webhooks/logs?limit=1', 120_000)
+      ).data.total;
+      log(`  ${storedAfterGrowing} logs stored after it`);
 
-      return { ...costs, options: o, checkpointIdle, steady, burst };
+      return { ...costs, options: o, checkpointIdle, steady, burst, growingBurst, storedAfterGrowing };
     } finally {
       // Killed, not stopped: after the burst a clean stop would wait for the worker's whole backlog.
       await child.kill();

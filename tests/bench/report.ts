@@ -85,8 +85,12 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints;
   thread is in the same process); checkpoints with deliveries coming in, with
   \`perf_hooks.monitorEventLoopDelay\` (1 ms resolution) on in the engine process for
   exactly the checkpoint's duration: once at a steady rate the store keeps up with at this
-  size, once in a short full-speed burst (there the checkpoint first waits for the records
-  the store's worker has not applied yet, so it is watched for a bounded time).
+  size, then twice in a short full-speed burst (there the checkpoint first waits for the
+  records the store's worker has not applied yet, so it is watched for a bounded time).
+  The first burst is the goal's: retention is set to 100,000 logs through
+  \`PATCH /api/settings\`, so the store stays at that size, its oldest logs evicted as
+  new ones come. The second has no retention cap, so the store grows (to about 140,000
+  logs); it is reported next to the first.
 - **How cost grows**: the same seeding and the same measures (start-up, list, filters,
   search, one log, metrics, memory) on stores of 10,000 and 30,000 logs, each in its own
   data directory and engine process, next to the 100,000-log figures in one table
@@ -154,7 +158,11 @@ export function renderLarge(s: LargeStoreResult): string {
     `| Resident memory after start-up and the queries / peak so far | ${fmt(s.memoryAtRest.rssMb)} MB / ${fmt(s.memoryAtRest.peakRssMb)} MB |`,
     `| Checkpoint while idle | ${ms(s.checkpointIdle.checkpointMs)}, longest event-loop stall ${ms(s.checkpointIdle.maxMs)} |`,
     ...checkpointRows(`Steady ${s.options.steadyRate}/s`, s.steady),
-    ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap)`, s.burst),
+    ...checkpointRows(`Full-speed burst (${s.options.burstSeconds} s cap), retention holding ${n} logs`, s.burst),
+    ...checkpointRows(
+      `Full-speed burst (${s.options.burstSeconds} s cap), no retention cap (${fmt(s.storedAfterGrowing)} logs after it)`,
+      s.growingBurst,
+    ),
     '',
   ].join('\n');
 }
@@ -162,7 +170,7 @@ export function renderLarge(s: LargeStoreResult): string {
 export function renderResults(run: BenchRun): string {
   const { ingest: g, large: s, machine: m } = run;
   const restMb = Math.max(s.memoryAtRest.rssMb, s.memoryAtRest.peakRssMb);
-  const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs);
+  const stall = Math.max(s.steady.checkpoint.maxMs, s.burst.checkpoint.maxMs, s.growingBurst.checkpoint.maxMs);
   const n = fmt(s.storedBefore);
   const worstFilter = Math.max(...Object.values(s.listByFilter).map((t) => t.p95));
   const lines = [
@@ -188,13 +196,13 @@ export function renderResults(run: BenchRun): string {
     `| Text search (\`search=\`) p95 at ${n} logs | ${ms(s.search.p95)} | < 150 ms | ${verdict(s.search.p95 < 150)} |`,
     `| Resident memory at ${n} logs: start-up and queries (peak) | ${fmt(restMb)} MB (${fmt(s.memoryAtRest.rssMb)} MB after the queries) | < 500 MB | ${verdict(restMb < 500)} |`,
     `| Resident memory at ${n} logs: peak during a checkpoint at ${s.options.steadyRate} deliveries/s | ${fmt(s.steady.memory.peakRssMb)} MB | < 500 MB | ${verdict(s.steady.memory.peakRssMb < 500)} |`,
-    `| Resident memory at ${n} logs: peak during a checkpoint in a full-speed burst | ${fmt(s.burst.memory.peakRssMb)} MB | < 500 MB | ${verdict(s.burst.memory.peakRssMb < 500)} |`,
+    `| Resident memory at ${n} logs: peak during a checkpoint in a full-speed burst (retention holds the store at ${n}) | ${fmt(s.burst.memory.peakRssMb)} MB (${fmt(s.growingBurst.memory.peakRssMb)} MB in the same burst with no retention cap, the store growing to ${fmt(s.storedAfterGrowing)} logs) | < 500 MB | ${verdict(s.burst.memory.peakRssMb < 500)} |`,
     `| \`hookscope --help\` (compiled build), slowest of ${run.cliStart.help.n} | ${ms(run.cliStart.help.max)} (median ${ms(run.cliStart.help.p50)}) | < 0.5 s | ${verdict(run.cliStart.help.max < 500)} |`,
     `| Start-up on an empty data directory, \`hookscope serve\` spawn to runtime.json, slowest of ${run.cliStart.serveEmpty.n} | ${ms(run.cliStart.serveEmpty.max)} (median ${ms(run.cliStart.serveEmpty.p50)}) | < 1 s | ${verdict(run.cliStart.serveEmpty.max < 1000)} |`,
     `| Start-up at ${n} logs, \`hookscope serve\` spawn to runtime.json, slowest of ${s.cliStartupMs.n} | ${ms(s.cliStartupMs.max)} (median ${ms(s.cliStartupMs.p50)}) | < 1.5 s | ${verdict(s.cliStartupMs.max < 1500)} |`,
     `| UI first render with ${fmt(run.ui.listed)} deliveries (navigation to the first row), slowest of ${run.ui.render.n} warm loads | ${ms(run.ui.render.max)} (cold ${ms(run.ui.coldRenderMs)}) | < 1 s | ${verdict(Math.max(run.ui.render.max, run.ui.coldRenderMs) < 1000)} |`,
     `| UI delivery to row p95, under ${fmt(run.ui.options.backgroundRate)} other deliveries/s | ${ms(run.ui.rowLatency.p95)}${run.ui.missed.length > 0 ? `, ${run.ui.missed.length} rows never shown` : ''} | < 250 ms | ${verdict(run.ui.rowLatency.p95 < 250 && run.ui.missed.length === 0)} |`,
-    `| Longest event-loop stall during a checkpoint under load (worst of steady and burst) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, burst ${ms(s.burst.checkpoint.maxMs)}) | < 50 ms | ${verdict(stall < 50)} |`,
+    `| Longest event-loop stall during a checkpoint under load (worst of steady and bursts) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, bursts ${ms(s.burst.checkpoint.maxMs)} and ${ms(s.growingBurst.checkpoint.maxMs)}) | < 50 ms | ${verdict(stall < 50)} |`,
     ...floodGoalRows(run.flood),
     '',
     renderIngest(g),

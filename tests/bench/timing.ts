@@ -47,3 +47,15 @@ export async function apiGet<T = any>(apiUrl: string, token: string, path: strin
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;
 }
+
+/** PATCH `path` with a JSON body through the API; throws unless it answers 200. */
+export async function apiPatch(apiUrl: string, token: string, path: string, body: unknown): Promise<void> {
+  if (!apiUrl.startsWith('http://127.0.0.1:')) throw new Error(`benchmarks talk to loopback only, not ${apiUrl}`);
+  const res = await fetch(apiUrl + path, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  if (res.status !== 200) throw new Error(`PATCH ${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+}
