@@ -90,7 +90,8 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints;
   The first burst is the goal's: retention is set to 100,000 logs through
   \`PATCH /api/settings\`, so the store stays at that size, its oldest logs evicted as
   new ones come. The second has no retention cap, so the store grows (to about 140,000
-  logs); it is reported next to the first.
+  logs); it is reported next to the first. Each burst starts right after a checkpoint,
+  so the one asked for during it is not one the journal's size started.
 - **How cost grows**: the same seeding and the same measures (start-up, list, filters,
   search, one log, metrics, memory) on stores of 10,000 and 30,000 logs, each in its own
   data directory and engine process, next to the 100,000-log figures in one table
