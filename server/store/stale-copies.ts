@@ -20,6 +20,9 @@ export function fullCollection(): () => void {
   }
 }
 
+/** A database file below this size is left to V8's own timing. */
+export const SMALL_FILE = 16 * 1024 * 1024;
+
 /**
  * Frees the store worker's stale copies of the database as soon as they are garbage.
  *
@@ -35,13 +38,13 @@ export function fullCollection(): () => void {
  * worker waits for it.
  */
 export class StaleCopies {
-  private pagesAtCollection = 0;
+  private bytesAtCollection = 0;
   private count = 0;
 
-  /** `pages` is the database's current size in pages. */
+  /** `bytes` is the database file's current size. */
   constructor(
     private readonly collect: () => void,
-    private readonly pages: () => number,
+    private readonly bytes: () => number,
   ) {}
 
   /** Collections run so far (the worker reports it; tests count on it). */
@@ -53,14 +56,17 @@ export class StaleCopies {
   collectNow(): void {
     this.collect();
     this.count++;
-    this.pagesAtCollection = this.pages();
+    this.bytesAtCollection = this.bytes();
   }
 
   /**
    * After writes. A sixteenth is half of sql.js's growth step, so a replaced copy
-   * waits for at most about half a step.
+   * waits for at most about half a step. Below SMALL_FILE the copies are small, and
+   * collecting at every sixteenth from an empty store would take about 100 collections
+   * (some 5 ms each) before the file reached 16 MiB.
    */
   collectIfGrown(): void {
-    if (this.pages() * 16 > this.pagesAtCollection * 17) this.collectNow();
+    const bytes = this.bytes();
+    if (bytes >= SMALL_FILE && bytes * 16 > this.bytesAtCollection * 17) this.collectNow();
   }
 }

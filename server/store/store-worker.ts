@@ -44,7 +44,10 @@ class DatabaseHost {
   private readonly statements = new Map<string, Statement>();
   private applyDelayMs = 0;
   private blobs: BlobFiles | null = null;
-  private readonly copies = new StaleCopies(fullCollection(), () => Number(this.scalar('PRAGMA page_count')));
+  private readonly copies = new StaleCopies(
+    fullCollection(),
+    () => Number(this.scalar('PRAGMA page_count')) * Number(this.scalar('PRAGMA page_size')),
+  );
 
   constructor(private readonly SQL: SqlJsStatic) {}
 

@@ -5,7 +5,7 @@ import { ITEMS_TABLE } from '../../helpers/items-table.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import { StaleCopies, fullCollection } from '../../../server/store/stale-copies.ts';
+import { SMALL_FILE, StaleCopies, fullCollection } from '../../../server/store/stale-copies.ts';
 import type { FeatureMigrations, WriteOp } from '../../../server/store/store-types.ts';
 
 const MiB = 1024 * 1024;
@@ -21,26 +21,29 @@ describe('stale copies: the store worker frees copies of the database at once', 
     assert.equal(runInNewContext('typeof gc'), 'undefined');
   });
 
-  test('collectIfGrown collects once the database has grown by more than a sixteenth since the last collection', () => {
-    let pages = 1600;
+  test('collectIfGrown collects once a file of 16 MiB or more has grown by more than a sixteenth since the last collection', () => {
+    let bytes = 10 * MiB;
     let collected = 0;
     const copies = new StaleCopies(
       () => collected++,
-      () => pages,
+      () => bytes,
     );
     copies.collectNow();
     assert.deepEqual([collected, copies.collections], [1, 1]);
-    pages = 1700; // exactly a sixteenth more: not yet
+    bytes = SMALL_FILE - 1; // more than a sixteenth larger, but small
     copies.collectIfGrown();
     assert.equal(collected, 1);
-    pages = 1701;
+    bytes = SMALL_FILE;
     copies.collectIfGrown();
     assert.equal(collected, 2);
-    // Measured from the last collection (1701 pages) now, not from the first.
-    pages = 1800;
+    bytes = 17 * MiB; // exactly a sixteenth more: not yet
     copies.collectIfGrown();
     assert.equal(collected, 2);
-    pages = 1808;
+    bytes = 17 * MiB + 1;
+    copies.collectIfGrown();
+    assert.equal(collected, 3);
+    // Measured from the last collection now, not from the first.
+    bytes = 18 * MiB;
     copies.collectIfGrown();
     assert.deepEqual([collected, copies.collections], [3, 3]);
   });
@@ -52,15 +55,15 @@ describe('stale copies: the store worker frees copies of the database at once', 
       { sql: 'INSERT INTO items (name, data) VALUES (?, randomblob(?))', params: [name, bytes] },
     ];
 
-    test('the worker collects after open, after writes that grow the file, and around a checkpoint', async () => {
+    test('the worker collects after open, after writes that grow a file of 16 MiB or more, and around a checkpoint', async () => {
       const store = await SqljsStore.open({ dir: await tempDir(), migrations });
       try {
         assert.equal((await store.workerMemory()).collections, 1);
-        await store.write(insert('small', 10), 'applied');
+        await store.write(insert('a small file', 4 * MiB), 'applied');
         assert.equal((await store.workerMemory()).collections, 1);
-        await store.write(insert('large', 256 * 1024), 'applied');
+        await store.write(insert('past 16 MiB', 16 * MiB), 'applied');
         assert.equal((await store.workerMemory()).collections, 2);
-        await store.write(insert('small again', 10), 'applied');
+        await store.write(insert('a little more', 10), 'applied');
         assert.equal((await store.workerMemory()).collections, 2);
         await store.checkpoint();
         assert.equal((await store.workerMemory()).collections, 4);
