@@ -7,7 +7,8 @@ import type { FeatureMigrations, Migration } from '../store/store-types.ts';
 export interface ListenerAddresses {
   apiUrl: string;
   receiverUrl: string;
-  receiverHost: string;
+  /** The tunnel client's own loopback listener (server/http/listeners.ts). */
+  tunnelUrl: string;
 }
 
 /**

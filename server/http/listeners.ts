@@ -3,9 +3,17 @@ import type { AddressInfo, Socket } from 'node:net';
 import { AppError, ForbiddenError, NotFoundError, RequestTimeoutError, ValidationError } from '../errors/app-errors.ts';
 import { rawErrorResponse, sendData, sendError } from './envelope.ts';
 import { isAllowedApiHost } from './host-check.ts';
+import { timeHeadersFromFirstByte } from './headers-from-first-byte.ts';
 import { ListenError } from './listen-error.ts';
 
 export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * Which listener a delivery came to. `api` is the UI's origin: nothing a sender
+ * or another account chooses may run there, so it gets only the default JSON
+ * answer, never an endpoint's custom response. `public`: the receiver and tunnel listeners.
+ */
+export type DeliveryDoor = 'api' | 'public';
+export type DeliveryHandler = (req: IncomingMessage, res: ServerResponse, door: DeliveryDoor) => void;
 
 export interface ListenerOptions {
   apiHost: string;
@@ -14,7 +22,7 @@ export interface ListenerOptions {
   receiverPort: number;
   /** Express app for everything on the API listener that is not a delivery. */
   apiApp: RequestListener;
-  receiver: RawHandler;
+  receiver: DeliveryHandler;
   /** `/share/<token>` pages; the sharing feature plugs in here. */
   share?: RawHandler;
   /** Tight limits for the public listener, which whoever learns the URL can reach. */
@@ -24,8 +32,11 @@ export interface ListenerOptions {
 export interface RunningListeners {
   api: Server;
   receiver: Server;
+  tunnel: Server;
   apiUrl: string;
   receiverUrl: string;
+  /** The tunnel client's own loopback listener (see below): never shown to users. */
+  tunnelUrl: string;
   close(): Promise<void>;
 }
 
@@ -35,8 +46,14 @@ const isShare = (url: string | undefined): boolean => url !== undefined && url.s
 /**
  * Two listeners, one security boundary (DESIGN.md "Two listeners"):
  * the private API listener on loopback with a Host check, and the public
- * receiver listener, which the tunnel points at, serving only deliveries,
- * share pages and a health check, so no /api path ever answers through the tunnel.
+ * receiver listener serving only deliveries, share pages and a health check,
+ * so no /api path ever answers through the tunnel.
+ *
+ * A third listener, on a free loopback port, serves the same public routes to
+ * the tunnel client alone. localtunnel opens its sockets ahead of time and keeps
+ * them idle for as long as no delivery comes, so that listener times headers
+ * from a request's first byte (headers-from-first-byte.ts). The receiver
+ * listener keeps Node's own timers, which cost nothing on the hot path.
  */
 export async function startListeners(o: ListenerOptions): Promise<RunningListeners> {
   const api = createServer((req, res) => {
@@ -51,7 +68,7 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       );
       return;
     }
-    if (isWebhook(req.url)) return o.receiver(req, res);
+    if (isWebhook(req.url)) return o.receiver(req, res, 'api');
     if (refuseUndecodable(req, res)) return;
     if (isShare(req.url) && o.share) return o.share(req, res);
     o.apiApp(req, res);
@@ -68,42 +85,57 @@ export async function startListeners(o: ListenerOptions): Promise<RunningListene
       // How often Node checks those timers (default 30 s, far coarser than the limits).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(t.headersTimeoutMs / 4))),
     },
-    (req, res) => {
-      const url = req.url ?? '/';
-      if (isWebhook(url)) return o.receiver(req, res);
-      if (refuseUndecodable(req, res)) return;
-      if (isShare(url) && o.share) return o.share(req, res);
-      req.resume();
-      if (url === '/healthz' || url.startsWith('/healthz?')) {
-        sendData(res, { status: 'ok' });
-        return;
-      }
-      sendError(
-        res,
-        new NotFoundError(
-          'Only /webhook/<endpointId>, /share/<token> and /healthz are served here.',
-          'ROUTE_NOT_FOUND',
-        ),
-      );
-    },
+    publicRoutes(o),
   );
   answerClientErrors(receiver);
 
-  await listen(api, o.apiHost, o.apiPort, 'API', '--api-port');
+  // Both 0: Node checks neither timer. The receiver still times every body itself.
+  const tunnel = createServer({ headersTimeout: 0, requestTimeout: 0 }, publicRoutes(o));
+  timeHeadersFromFirstByte(tunnel, t.headersTimeoutMs, (socket) => {
+    socket.end(rawErrorResponse(clientErrorFor('ERR_HTTP_REQUEST_TIMEOUT')), () => socket.destroy());
+  });
+  answerClientErrors(tunnel);
+
+  const opened: Server[] = [];
   try {
+    await listen(api, o.apiHost, o.apiPort, 'API', '--api-port');
+    opened.push(api);
     await listen(receiver, o.receiverHost, o.receiverPort, 'receiver', '--receiver-port');
+    opened.push(receiver);
+    await listen(tunnel, '127.0.0.1', 0, 'tunnel', '--receiver-port');
   } catch (e) {
-    await closeServer(api);
+    await Promise.all(opened.map(closeServer));
     throw e;
   }
   return {
     api,
     receiver,
+    tunnel,
     apiUrl: urlOf(api, o.apiHost),
     receiverUrl: urlOf(receiver, o.receiverHost),
+    tunnelUrl: urlOf(tunnel, '127.0.0.1'),
     close: async () => {
-      await Promise.all([closeServer(api), closeServer(receiver)]);
+      await Promise.all([closeServer(api), closeServer(receiver), closeServer(tunnel)]);
     },
+  };
+}
+
+/** What the receiver and tunnel listeners serve: deliveries, share pages and a health check, nothing else. */
+function publicRoutes(o: ListenerOptions): RequestListener {
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if (isWebhook(url)) return o.receiver(req, res, 'public');
+    if (refuseUndecodable(req, res)) return;
+    if (isShare(url) && o.share) return o.share(req, res);
+    req.resume();
+    if (url === '/healthz' || url.startsWith('/healthz?')) {
+      sendData(res, { status: 'ok' });
+      return;
+    }
+    sendError(
+      res,
+      new NotFoundError('Only /webhook/<endpointId>, /share/<token> and /healthz are served here.', 'ROUTE_NOT_FOUND'),
+    );
   };
 }
 

@@ -67,9 +67,6 @@ export class LocaltunnelProvider implements TunnelProvider {
       host: o.host,
       port: o.localPort,
       subdomain: o.subdomain,
-      // Only when the receiver is not reachable as localhost: the client then also
-      // rewrites the Host header of the first request on each socket.
-      ...(o.localHost ? { local_host: o.localHost } : {}),
     });
     client._init = (cb) => cb(null, client._getInfo(registration));
     const link = new LocaltunnelLink(client, registration, this.opts.closeWaitMs ?? 2000);

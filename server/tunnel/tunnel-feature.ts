@@ -31,9 +31,9 @@ export function tunnelFeature(deps: TunnelFeatureDeps) {
     service,
     routes: tunnelRoutes(service),
     observers: [service.observer],
-    online: async (at: { receiverUrl: string; receiverHost: string }): Promise<void> => {
+    online: async (at: { tunnelUrl: string }): Promise<void> => {
       unlog = logTunnelStates(service, deps.logger);
-      await service.start(at.receiverUrl, at.receiverHost);
+      await service.start(at.tunnelUrl);
     },
     offline: async (): Promise<void> => {
       await service.stop();

@@ -10,6 +10,7 @@ export function tunnelRoutes(tunnel: TunnelService): RouteSpec[] {
       path: '/api/tunnel',
       summary: 'The public URL through localtunnel: state, url, last error, attempts',
       tag,
+      acts: false,
       responses: { 200: { description: 'Tunnel status', data: TunnelStatusSchema } },
       handler: async () => ({ data: tunnel.status() }),
     }),

@@ -8,7 +8,7 @@ export const TunnelStatusSchema = z
   .strictObject({
     state: z.enum(TUNNEL_STATES),
     enabled: z.boolean(),
-    url: z.string().nullable().meta({ description: 'The public base URL while online, else null.' }),
+    url: z.string().nullable().meta({ description: 'The public base URL while online or degraded, else null.' }),
     since: z.string().meta({ description: 'When the current state began (ISO 8601).' }),
     lastError: z
       .string()
@@ -27,6 +27,19 @@ export const TunnelStatusSchema = z
       .string()
       .nullable()
       .meta({ description: 'When the last delivery that came through the tunnel was stored.' }),
+    checkedAt: z.string().nullable().meta({
+      description:
+        'When the last round trip through the public URL ended (ISO 8601): the engine sends itself a request through the tunnel every probe interval, as a sender would.',
+    }),
+    roundTripMs: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'How long that round trip took when it reached this engine; null when it failed.' }),
+    retryAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'While offline or in error: when the next connection attempt starts (ISO 8601).' }),
     browserNotice: z
       .string()
       .nullable()

@@ -56,7 +56,7 @@ export class TunnelService {
   /** Chosen by the user (config, --subdomain or the API); wins over the remembered one. */
   private explicitSubdomain: string | null;
   private wanted: string | null = null;
-  private local: { port: number; host?: string } | null = null;
+  private localPort: number | null = null;
   private publicHostname: string | null = null;
   private lastDeliveryAt: number | null = null;
   private publishedUrl: string | null = null;
@@ -72,20 +72,16 @@ export class TunnelService {
     deps.supervisor.subscribe((s) => this.onStatus(s));
   }
 
-  /** Called once the receiver listener is bound: the tunnel points there and only there. */
-  async start(receiverUrl: string, receiverHost: string): Promise<void> {
-    const port = Number(new URL(receiverUrl).port);
-    // The client connects to "localhost" unless told otherwise, and then keeps the
-    // sender's Host header (which the log should show); a receiver bound to a
-    // specific non-loopback address must be named, at the cost of that header.
-    const reachableAsLocalhost = ['127.0.0.1', 'localhost', '0.0.0.0', '::'].includes(receiverHost);
-    this.local = reachableAsLocalhost ? { port } : { port, host: receiverHost };
+  /** Called once the listeners are bound: the tunnel points at its own loopback listener and only there. */
+  async start(tunnelUrl: string): Promise<void> {
+    this.localPort = Number(new URL(tunnelUrl).port);
     if (this.deps.config.enabled) await this.apply({ enabled: true });
   }
 
   status(): TunnelView {
     const s = this.deps.supervisor.status();
     const online = s.state === 'online';
+    const iso = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
     return {
       state: s.state,
       enabled: this.enabled,
@@ -95,7 +91,10 @@ export class TunnelService {
       attempts: s.attempts,
       host: this.host,
       subdomain: s.state === 'disabled' ? (this.explicitSubdomain ?? this.wanted) : s.subdomain,
-      lastDeliveryAt: this.lastDeliveryAt === null ? null : isoTime(this.lastDeliveryAt),
+      lastDeliveryAt: iso(this.lastDeliveryAt),
+      checkedAt: iso(s.checkedAt),
+      roundTripMs: s.roundTripMs,
+      retryAt: iso(s.retryAt),
       browserNotice: online && isPublicLocaltunnel(this.host, s.url) ? BROWSER_NOTICE : null,
     };
   }
@@ -150,8 +149,8 @@ export class TunnelService {
     const wasEnabled = this.enabled;
     if (input.enabled !== undefined) this.enabled = input.enabled;
 
-    // Asking to enable a tunnel that is down retries now instead of waiting out the backoff.
-    const down = ['offline', 'error'].includes(this.deps.supervisor.status().state);
+    // Asking to enable a tunnel that is down (or failing its checks) reconnects now instead of waiting.
+    const down = ['degraded', 'offline', 'error'].includes(this.deps.supervisor.status().state);
     if (!this.enabled) {
       if (wasEnabled) await this.deps.supervisor.close();
     } else if (!wasEnabled || changed || (input.enabled === true && down)) {
@@ -164,14 +163,13 @@ export class TunnelService {
 
   /** (Re)opens the tunnel with the current host and subdomain. */
   private async connect(): Promise<void> {
-    if (!this.local) throw new Error('The tunnel cannot start before the receiver listener is bound.');
+    if (this.localPort === null) throw new Error('The tunnel cannot start before its listener is bound.');
     const { subdomain, remembered } = await this.resolveWanted();
     await this.deps.supervisor.expose({
       host: this.host,
       subdomain,
       remembered,
-      localPort: this.local.port,
-      ...(this.local.host ? { localHost: this.local.host } : {}),
+      localPort: this.localPort,
     });
   }
 
@@ -216,7 +214,8 @@ export class TunnelService {
 
   private onStatus(s: SupervisorStatus): void {
     const { urls, events, accounts } = this.deps;
-    const url = s.state === 'online' ? s.url : null;
+    // A degraded tunnel keeps its URL: it is still registered, and usually recovers under the same name.
+    const url = s.state === 'online' || s.state === 'degraded' ? s.url : null;
     urls.publicBase = url ?? this.fallbackPublicBase;
     this.publicHostname = url ? new URL(url).hostname : null;
     if (urls.publicBase !== this.publishedUrl && !this.stopped) {

@@ -4,6 +4,7 @@ import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { probePublicUrl } from './health-probe.ts';
 import { randomSubdomain } from './subdomain.ts';
+import { WakeDetector } from './wake-detector.ts';
 import {
   TunnelRefusedError,
   type SupervisorStatus,
@@ -18,8 +19,6 @@ export interface SupervisorTarget {
   /** The subdomain we want (asked for again on every reconnection). */
   subdomain: string;
   localPort: number;
-  /** Set only when the receiver is not reachable as `localhost`. */
-  localHost?: string;
   /**
    * The subdomain was this install's before (remembered from an earlier run): if
    * the server still holds it for a moment after our previous connection went
@@ -37,6 +36,8 @@ export interface SupervisorDeps {
   random: Random;
   /** Where unexpected errors go (a bug, never a network failure). */
   onError: (err: unknown) => void;
+  /** How often to look for a sleep of the machine (default 5 s); tests shorten it. */
+  wakeCheckMs?: number;
 }
 
 export type StatusListener = (status: SupervisorStatus) => void;
@@ -45,6 +46,12 @@ export type StatusListener = (status: SupervisorStatus) => void;
 const RECLAIM_TRIES = 2;
 /** ...each after at least this long: the reference server forgets a tunnel 1 s after its last socket closed. */
 const RECLAIM_WAIT_MS = 1500;
+
+/** A failed round trip is checked again this soon, not a whole probe interval later: senders may be failing meanwhile. */
+const RECHECK_MS = 2000;
+/** A clock this far ahead of a wake check's tick means the machine slept; a busy event loop delays a tick by far less. */
+const WAKE_SLACK_MS = 10_000;
+const WAKE_CHECK_MS = 5000;
 
 /** The server gave another name while ours is probably still held by our previous connection. */
 class StillHeldError extends Error {}
@@ -71,6 +78,9 @@ export class TunnelSupervisor {
   /** Consecutive failures, for the backoff. */
   private failures = 0;
   private probeMisses = 0;
+  /** The lastError shown while online (a subdomain fallback), restored when a degraded tunnel recovers. */
+  private onlineNotice: string | null = null;
+  private readonly wake: WakeDetector;
   /** What the next attempt asks for: the wanted subdomain, or a fresh one after the server refused it. */
   private asking: string | null = null;
   private heldWanted = false;
@@ -87,7 +97,11 @@ export class TunnelSupervisor {
       attempts: 0,
       host: '',
       subdomain: null,
+      checkedAt: null,
+      roundTripMs: null,
+      retryAt: null,
     };
+    this.wake = new WakeDetector(deps.clock, deps.wakeCheckMs ?? WAKE_CHECK_MS, WAKE_SLACK_MS);
   }
 
   status(): SupervisorStatus {
@@ -121,6 +135,8 @@ export class TunnelSupervisor {
       attempts: 0,
       host: target.host,
       subdomain: target.subdomain,
+      checkedAt: null,
+      roundTripMs: null,
     });
     this.startAttempt(gen);
   }
@@ -131,7 +147,7 @@ export class TunnelSupervisor {
     await this.teardown();
     if (gen !== this.gen) return;
     this.target = null;
-    this.update({ state: 'disabled', url: null, lastError: null, attempts: 0 });
+    this.update({ state: 'disabled', url: null, lastError: null, attempts: 0, checkedAt: null, roundTripMs: null });
   }
 
   private startAttempt(gen: number): void {
@@ -142,7 +158,13 @@ export class TunnelSupervisor {
     const target = this.target!;
     const want = this.asking ?? target.subdomain;
     const { timings } = this.deps;
-    this.update({ state: 'connecting', url: null, attempts: this.current.attempts + 1, subdomain: want });
+    this.update({
+      state: 'connecting',
+      url: null,
+      attempts: this.current.attempts + 1,
+      subdomain: want,
+      retryAt: null,
+    });
     const ac = new AbortController();
     this.attemptAbort = ac;
     const timer = setTimeout(
@@ -156,7 +178,6 @@ export class TunnelSupervisor {
           host: target.host,
           subdomain: want,
           localPort: target.localPort,
-          ...(target.localHost ? { localHost: target.localHost } : {}),
         },
         ac.signal,
       );
@@ -172,7 +193,7 @@ export class TunnelSupervisor {
         notice = `The subdomain "${want}" is taken on ${target.host} (another client holds it); using "${link.subdomain}" instead.`;
       }
       link.onDrop((reason) => ac.abort(new Error(reason)));
-      if (timings.probeIntervalMs > 0) await this.firstProbe(link, ac.signal);
+      const roundTripMs = timings.probeIntervalMs > 0 ? await this.firstProbe(link, ac.signal) : null;
       if (gen !== this.gen) return;
       const online = link;
       link = null; // owned by the supervisor from here
@@ -184,8 +205,20 @@ export class TunnelSupervisor {
         this.reclaimTries = 0;
       }
       online.onDrop((reason) => this.lost(gen, online, reason));
-      this.update({ state: 'online', url: online.url, subdomain: online.subdomain, lastError: notice });
-      this.scheduleProbe(gen, online);
+      this.onlineNotice = notice;
+      this.update({
+        state: 'online',
+        url: online.url,
+        subdomain: online.subdomain,
+        lastError: notice,
+        checkedAt: roundTripMs === null ? null : this.deps.clock.now(),
+        roundTripMs,
+      });
+      this.scheduleProbe(gen, online, timings.probeIntervalMs);
+      // After a sleep the server has usually dropped our sockets without our knowing: check at once.
+      this.wake.start(() => {
+        if (gen === this.gen && this.link === online && !this.probeAbort) this.scheduleProbe(gen, online, 0);
+      });
     } catch (e) {
       if (link) await link.close();
       link = null;
@@ -208,13 +241,14 @@ export class TunnelSupervisor {
     }
   }
 
-  /** The first probe is retried until it passes or the opening's time limit aborts it. */
-  private async firstProbe(link: TunnelLink, signal: AbortSignal): Promise<void> {
-    const { timings, probeOrigin } = this.deps;
+  /** The first probe is retried until it passes or the opening's time limit aborts it; resolves to its round trip in ms. */
+  private async firstProbe(link: TunnelLink, signal: AbortSignal): Promise<number> {
+    const { timings, probeOrigin, clock } = this.deps;
     for (;;) {
+      const started = clock.now();
       try {
         await probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal });
-        return;
+        return clock.now() - started;
       } catch (e) {
         if (signal.aborted) {
           const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
@@ -227,33 +261,46 @@ export class TunnelSupervisor {
     }
   }
 
-  private scheduleProbe(gen: number, link: TunnelLink): void {
-    const { timings, probeOrigin } = this.deps;
-    if (timings.probeIntervalMs <= 0) return;
+  /** The next round trip through the public URL, after `delayMs` (replacing one already scheduled). */
+  private scheduleProbe(gen: number, link: TunnelLink, delayMs: number): void {
+    if (this.deps.timings.probeIntervalMs <= 0) return;
+    if (this.probeTimer) clearTimeout(this.probeTimer);
     this.probeTimer = setTimeout(() => {
       this.probeTimer = null;
-      const ac = new AbortController();
-      this.probeAbort = ac;
-      probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal: ac.signal })
-        .then(
-          () => {
-            this.probeMisses = 0;
-            return true;
-          },
-          (e: unknown) => {
-            if (gen !== this.gen || this.link !== link) return false;
-            if (++this.probeMisses >= timings.probeFailures) {
-              this.lost(gen, link, e instanceof Error ? e.message : String(e));
-              return false;
-            }
-            return true;
-          },
-        )
-        .then((again) => {
-          if (this.probeAbort === ac) this.probeAbort = null;
-          if (again && gen === this.gen && this.link === link) this.scheduleProbe(gen, link);
-        }, this.deps.onError);
-    }, timings.probeIntervalMs);
+      this.probe(gen, link).catch(this.deps.onError);
+    }, delayMs);
+  }
+
+  /**
+   * One round trip, as a sender would make it. A failure makes the tunnel
+   * `degraded` (with the reason) and is checked again soon; `probeFailures`
+   * failures in a row count as a drop. A success after a failure is `online` again.
+   */
+  private async probe(gen: number, link: TunnelLink): Promise<void> {
+    const { timings, probeOrigin, clock } = this.deps;
+    const ac = new AbortController();
+    this.probeAbort = ac;
+    const started = clock.now();
+    let failure: string | null = null;
+    try {
+      await probePublicUrl(link.url, { timeoutMs: timings.probeTimeoutMs, probeOrigin, signal: ac.signal });
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
+    } finally {
+      if (this.probeAbort === ac) this.probeAbort = null;
+    }
+    if (gen !== this.gen || this.link !== link || ac.signal.aborted) return;
+    const at = clock.now();
+    if (failure === null) {
+      this.probeMisses = 0;
+      this.update({ state: 'online', lastError: this.onlineNotice, checkedAt: at, roundTripMs: at - started });
+      this.scheduleProbe(gen, link, timings.probeIntervalMs);
+    } else if (++this.probeMisses >= timings.probeFailures) {
+      this.lost(gen, link, failure);
+    } else {
+      this.update({ state: 'degraded', lastError: failure, checkedAt: at, roundTripMs: null });
+      this.scheduleProbe(gen, link, Math.min(timings.probeIntervalMs, RECHECK_MS));
+    }
   }
 
   /** The link dropped while online: close it, say so, and reconnect after the backoff. */
@@ -279,12 +326,12 @@ export class TunnelSupervisor {
 
   private fail(gen: number, state: TunnelState, message: string, minDelayMs = 0): void {
     this.failures++;
-    this.update({ state, url: null, lastError: message });
     const { backoffMinMs, backoffMaxMs } = this.deps.timings;
     const delay = Math.max(
       minDelayMs,
       backoffDelay(this.failures, { minMs: backoffMinMs, maxMs: backoffMaxMs }, this.deps.random),
     );
+    this.update({ state, url: null, lastError: message, retryAt: this.deps.clock.now() + delay });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (gen === this.gen) this.startAttempt(gen);
@@ -292,6 +339,7 @@ export class TunnelSupervisor {
   }
 
   private clearTimers(): void {
+    this.wake.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.probeTimer) clearTimeout(this.probeTimer);
     this.retryTimer = this.probeTimer = null;
@@ -310,10 +358,13 @@ export class TunnelSupervisor {
 
   private update(patch: Partial<SupervisorStatus>): void {
     const next = { ...this.current, ...patch };
-    const same = (Object.keys(next) as (keyof SupervisorStatus)[]).every((k) => next[k] === this.current[k]);
+    // A round trip's time alone is not news: GET /api/tunnel shows it, but listeners
+    // (live events to every account, the engine log) hear only of changes of state.
+    const same = (Object.keys(next) as (keyof SupervisorStatus)[]).every(
+      (k) => k === 'checkedAt' || k === 'roundTripMs' || next[k] === this.current[k],
+    );
+    this.current = { ...next, since: next.state !== this.current.state ? this.deps.clock.now() : next.since };
     if (same) return;
-    if (next.state !== this.current.state) next.since = this.deps.clock.now();
-    this.current = next;
     for (const l of [...this.listeners]) {
       try {
         l(this.status());

@@ -3,13 +3,16 @@ import type { TunnelConfig } from '../config/config.ts';
  * The tunnel's states, as `GET /api/tunnel` and the `tunnel.status` event report them:
  * - disabled: switched off;
  * - connecting: an attempt to open the tunnel is under way;
- * - online: the public URL answered the health probe through the tunnel;
+ * - online: the last round trip through the public URL reached this engine;
+ * - degraded: the tunnel is open but its last round trip failed (lastError says
+ *   how), so senders may be failing now; the engine checks again within 2 s and
+ *   reconnects when the checks keep failing;
  * - offline: the tunnel dropped or could not be reached (network, server down,
  *   timeout); the engine retries with backoff;
  * - error: the tunnel server answered but refused (or answered something that is
  *   not a localtunnel server); the engine still retries with the same backoff.
  */
-export const TUNNEL_STATES = ['disabled', 'connecting', 'online', 'offline', 'error'] as const;
+export const TUNNEL_STATES = ['disabled', 'connecting', 'online', 'degraded', 'offline', 'error'] as const;
 export type TunnelState = (typeof TUNNEL_STATES)[number];
 
 /** What one provider (localtunnel today) needs to open a tunnel. */
@@ -18,10 +21,12 @@ export interface ExposeOptions {
   host: string;
   /** Subdomain to ask for; the server may hand out another one when it is taken. */
   subdomain: string;
-  /** Where the tunnel delivers: the receiver listener, never the API listener. */
+  /**
+   * Where the tunnel delivers, on localhost: the tunnel's own listener (the
+   * receiver's routes), never the API listener. The client connects as
+   * `localhost` so that the sender's Host header reaches the log unchanged.
+   */
   localPort: number;
-  /** Set only when the receiver is not reachable as `localhost`. */
-  localHost?: string;
 }
 
 /** One open tunnel. The supervisor holds at most one at a time. */
@@ -68,6 +73,12 @@ export interface SupervisorStatus {
   host: string;
   /** The subdomain in use while online, else the one being asked for. */
   subdomain: string | null;
+  /** When the last round trip through the public URL ended (ms since the epoch), or null. */
+  checkedAt: number | null;
+  /** How long that round trip took when it reached this engine; null when it failed. */
+  roundTripMs: number | null;
+  /** When the next connection attempt starts (offline, error), else null. */
+  retryAt: number | null;
 }
 
 /** The timings of the tunnel's configuration (documented there). */

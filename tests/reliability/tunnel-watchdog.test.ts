@@ -9,10 +9,12 @@ import type { ExposeOptions, SupervisorStatus, TunnelLink, TunnelProvider } from
 
 /**
  * A laptop that slept, or a network that silently stopped carrying the
- * tunnel's sockets: nothing errors, the public URL just stops answering. That
- * cannot be produced on loopback with the real client, so the provider here is
- * a stand-in (FakeSleepyProvider) whose links never report a drop; the health
- * probe is real HTTP against a loopback server playing the public URL.
+ * tunnel's sockets: nothing errors, the public URL just stops answering.
+ * tunnel-quiet.test.ts produces that with the real client and the reference
+ * server; here the provider is a stand-in (FakeSleepyProvider) that counts the
+ * links it has open, to show the supervisor never holds two at once, and whose
+ * links never report a drop; the health probe is real HTTP against a loopback
+ * server playing the public URL.
  */
 class FakeSleepyProvider implements TunnelProvider {
   open = 0;

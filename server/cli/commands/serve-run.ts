@@ -60,13 +60,20 @@ async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Prom
 function reportTunnel(engine: Engine, io: CliIO): () => void {
   let shown: string | null = null;
   let offlineSaid = false;
+  let failingSaid = false;
   return engine.tunnel.subscribe((t) => {
     if (t.state === 'online' && t.url && t.url !== shown) {
       shown = t.url;
-      offlineSaid = false;
+      offlineSaid = failingSaid = false;
       io.out(`  Public     ${t.url}/webhook/<endpointId>`);
       if (t.lastError) io.out(`             ${t.lastError}`);
       if (t.browserNotice) io.out(`             Note: ${t.browserNotice}`);
+    } else if (t.state === 'online' && failingSaid) {
+      failingSaid = false;
+      io.out('  Tunnel     answering again');
+    } else if (t.state === 'degraded' && !failingSaid) {
+      failingSaid = true;
+      io.out(`  Tunnel     failing: ${t.lastError ?? 'a check through the public URL failed.'} Checking again...`);
     } else if ((t.state === 'offline' || t.state === 'error') && !offlineSaid) {
       shown = null;
       offlineSaid = true;
