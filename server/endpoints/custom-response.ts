@@ -6,7 +6,7 @@ import { FRAMING_HEADERS } from '../support/headers.ts';
  */
 export interface CustomResponse {
   status: number;
-  /** In order and case as given; a name may repeat (Set-Cookie). */
+  /** In order and case as given; a name may repeat. */
   headers: { name: string; value: string }[];
   body: string;
   /** How long to wait before answering; the delivery is stored before the wait. */
@@ -34,6 +34,27 @@ export function isReservedResponseHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return FRAMING_HEADERS.has(lower) || lower === LOG_ID_HEADER.toLowerCase();
 }
+
+/**
+ * A custom answer never sets a cookie: cookies ignore ports, so a cookie set by
+ * the receiver's port (or the tunnel's host, for a browser on this machine)
+ * would reach the UI's origin on the API port.
+ */
+export function isCookieHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === 'set-cookie' || lower === 'set-cookie2';
+}
+
+/**
+ * Written first on every custom answer: whatever its body and Content-Type, a
+ * browser that opens it runs no script and loads nothing (an opaque origin), and
+ * does not guess another type. Whoever can create an endpoint chooses that body:
+ * another account of this install, or a sender's accomplice.
+ */
+export const INERT_ANSWER_HEADERS: readonly (readonly [string, string])[] = [
+  ['Content-Security-Policy', "sandbox; default-src 'none'"],
+  ['X-Content-Type-Options', 'nosniff'],
+];
 
 /** A value Node writes as is: visible ASCII or Latin-1, spaces and tabs; no line break or other control byte. */
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

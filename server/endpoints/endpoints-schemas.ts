@@ -4,6 +4,7 @@ import {
   BODILESS_STATUSES,
   CUSTOM_RESPONSE_LIMITS as LIMITS,
   HEADER_VALUE,
+  isCookieHeader,
   isReservedResponseHeader,
   LOG_ID_HEADER,
 } from './custom-response.ts';
@@ -59,6 +60,10 @@ const responseHeader = z.object(
       .refine((n) => !isReservedResponseHeader(n), {
         error: (i) =>
           `"${String(i.input)}" cannot be set: the receiver writes Content-Length, the connection headers and ${LOG_ID_HEADER} itself.`,
+      })
+      .refine((n) => !isCookieHeader(n), {
+        error: (i) =>
+          `"${String(i.input)}" cannot be set: a custom response never sets a cookie (cookies ignore ports, so it would reach the Hookscope UI on this machine).`,
       }),
     value: z
       .string({ error: 'value must be a string.' })
@@ -112,9 +117,11 @@ const customResponse = z
   .meta({
     description:
       `What the receiver answers accepted deliveries with instead of 200 { id }: status (${statusRange}), headers ` +
-      `(name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or ${LOG_ID_HEADER}), ` +
+      `(name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers, Set-Cookie or ${LOG_ID_HEADER}), ` +
       `body (a string of at most ${LIMITS.maxBodyBytes} bytes) and delayMs (${delayRange}), waited after the delivery is stored. ` +
-      'Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it.',
+      'Refusals (400, 404, 410, 413, 429...) keep their normal answers. Every custom answer also carries ' +
+      `Content-Security-Policy: sandbox; default-src 'none' and X-Content-Type-Options: nosniff, and it is sent only ` +
+      'on the receiver listener and through the tunnel: /webhook/* on the API address (the UI origin) answers 200 { id }. null removes it.',
   });
 
 export const CreateEndpointBody = z.object({

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { GoneError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors/app-errors.ts';
 import { sendData, sendError } from '../http/envelope.ts';
+import type { DeliveryDoor } from '../http/listeners.ts';
 import { eventTypeOf } from '../logs/event-type.ts';
 import type { NewLog } from '../logs/log-types.ts';
 import type { LogVerification } from '../logs/logs-schemas.ts';
@@ -72,15 +73,15 @@ export class Receiver {
   }
 
   /** Handles any method on `/webhook/:endpointId[/...]`. */
-  handle(req: IncomingMessage, res: ServerResponse): void {
-    this.receive(req, res).catch((e: unknown) => {
+  handle(req: IncomingMessage, res: ServerResponse, door: DeliveryDoor): void {
+    this.receive(req, res, door).catch((e: unknown) => {
       // 4xx answers (404, 410, 429, 400) are news for the sender, not engine faults; only
       // faults are logged, with an id the 500 carries.
       sendError(res, e, { report: (err) => this.deps.onError(err, requestContext(req, 'receiver')) });
     });
   }
 
-  private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async receive(req: IncomingMessage, res: ServerResponse, door: DeliveryDoor): Promise<void> {
     const receivedAt = this.deps.clock.now();
     const started = performance.now();
     const target = parseWebhookUrl(req.url ?? '/');
@@ -177,7 +178,7 @@ export class Receiver {
             'SIGNATURE_VERIFICATION_FAILED',
           ),
         );
-      } else if (endpoint.customResponse) {
+      } else if (endpoint.customResponse && door === 'public') {
         // Sent apart (after its delay): this frame, which holds the body, ends now.
         this.customAnswers.send(res, endpoint.customResponse, logId);
       } else {
