@@ -98,6 +98,9 @@ export interface paths {
                 title: string;
                 version: string;
               };
+              paths?: {
+                [key: string]: unknown;
+              };
             };
           };
         };
@@ -247,14 +250,7 @@ export interface paths {
             'application/json': {
               /** @enum {boolean} */
               success: true;
-              data: {
-                account: {
-                  id: string;
-                  name: string;
-                };
-                /** @description True for the install's owner account, which may change engine-wide settings. */
-                owner: boolean;
-              };
+              data: components['schemas']['Session'];
             };
           };
         };
@@ -297,7 +293,7 @@ export interface paths {
       };
     };
     put?: never;
-    /** Exchange a sign-in code for a session cookie (HttpOnly, SameSite=Strict) */
+    /** Exchange a sign-in code for a session cookie (HttpOnly, SameSite=Strict); the sessions of the cookies sent along end */
     post: {
       parameters: {
         query?: never;
@@ -310,6 +306,8 @@ export interface paths {
           'application/json': {
             /** @description The code from a sign-in link. */
             code: string;
+            /** @description Confirms signing in although the request carries a session of another account (which then ends); without it such a request is 409 ACCOUNT_SWITCH_UNCONFIRMED and the code stays unspent. */
+            switchAccount?: boolean;
           };
         };
       };
@@ -323,14 +321,7 @@ export interface paths {
             'application/json': {
               /** @enum {boolean} */
               success: true;
-              data: {
-                account: {
-                  id: string;
-                  name: string;
-                };
-                /** @description True for the install's owner account, which may change engine-wide settings. */
-                owner: boolean;
-              };
+              data: components['schemas']['Session'];
             };
           };
         };
@@ -354,6 +345,15 @@ export interface paths {
         };
         /** @description Host header not allowed (DNS rebinding protection). */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description ACCOUNT_SWITCH_UNCONFIRMED: the request carries a session of another account and no switchAccount: true; the code stays unspent, details name both accounts (signedInAs, account) */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -399,7 +399,7 @@ export interface paths {
         };
       };
     };
-    /** Sign out: removes the session cookie */
+    /** Sign out: ends the session on the engine (the cookie stops working) and removes the cookie */
     delete: {
       parameters: {
         query?: never;
@@ -553,7 +553,7 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
-            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers, Set-Cookie or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. Every custom answer also carries Content-Security-Policy: sandbox; default-src 'none' and X-Content-Type-Options: nosniff, and it is sent only on the receiver listener and through the tunnel: /webhook/* on the API address (the UI origin) answers 200 { id }. null removes it. */
             customResponse?: {
               status: number;
               /** @default [] */
@@ -853,7 +853,7 @@ export interface paths {
             signatureHeader?: string | null;
             /** @description Allowed clock difference in seconds (default 300): stripe checks only the age of a timestamp, slack and standard_webhooks both directions; only for schemes with a timestamp: stripe, slack, standard_webhooks. */
             toleranceSeconds?: number | null;
-            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. null removes it. */
+            /** @description What the receiver answers accepted deliveries with instead of 200 { id }: status (between 200 and 599), headers (name/value pairs, in order; not Content-Length, Transfer-Encoding, connection headers, Set-Cookie or Hookscope-Log-Id), body (a string of at most 65536 bytes) and delayMs (between 0 and 30000), waited after the delivery is stored. Refusals (400, 404, 410, 413, 429...) keep their normal answers. Every custom answer also carries Content-Security-Policy: sandbox; default-src 'none' and X-Content-Type-Options: nosniff, and it is sent only on the receiver listener and through the tunnel: /webhook/* on the API address (the UI origin) answers 200 { id }. null removes it. */
             customResponse?: {
               status: number;
               /** @default [] */
@@ -2542,7 +2542,7 @@ export interface paths {
                 body: {
                   changed: boolean;
                   /**
-                   * @description json: both bodies parsed and were pretty-printed before diffing; binary: compared as bytes only.
+                   * @description json: both bodies parsed, nest at most 256 levels, and were pretty-printed before diffing; text: otherwise (deeper JSON too); binary: compared as bytes only.
                    * @enum {string}
                    */
                   format: 'json' | 'text' | 'binary';
@@ -2922,6 +2922,8 @@ export interface paths {
             expiresInHours?: number;
             /** @description Hide credential and signature header values; default true. */
             redact?: boolean;
+            /** @description Hide every path segment after the first (`/services/[redacted]/[redacted]`), for senders that put a secret in the URL; default false. */
+            redactPath?: boolean;
           };
         };
       };
@@ -3984,6 +3986,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description TOO_MANY_EVENT_STREAMS: the account holds as many open streams as allowed (maxEventStreamsPerAccount); Retry-After says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description An engine fault; details.errorId finds it in logs/engine.log. */
         500: {
           headers: {
@@ -4188,9 +4199,9 @@ export interface components {
     };
     TunnelStatus: {
       /** @enum {string} */
-      state: 'disabled' | 'connecting' | 'online' | 'offline' | 'error';
+      state: 'disabled' | 'connecting' | 'online' | 'degraded' | 'offline' | 'error';
       enabled: boolean;
-      /** @description The public base URL while online, else null. */
+      /** @description The public base URL while online or degraded, else null. */
       url: string | null;
       /** @description When the current state began (ISO 8601). */
       since: string;
@@ -4204,6 +4215,12 @@ export interface components {
       subdomain: string | null;
       /** @description When the last delivery that came through the tunnel was stored. */
       lastDeliveryAt: string | null;
+      /** @description When the last round trip through the public URL ended (ISO 8601): the engine sends itself a request through the tunnel every probe interval, as a sender would. */
+      checkedAt: string | null;
+      /** @description How long that round trip took when it reached this engine; null when it failed. */
+      roundTripMs: number | null;
+      /** @description While offline or in error: when the next connection attempt starts (ISO 8601). */
+      retryAt: string | null;
       /** @description While online through the public localtunnel service: what a browser visitor must do. */
       browserNotice: string | null;
     };
@@ -4246,6 +4263,14 @@ export interface components {
         message: string;
         details?: unknown;
       };
+    };
+    Session: {
+      account: {
+        id: string;
+        name: string;
+      };
+      /** @description True for the install's owner account, which may change engine-wide settings. */
+      owner: boolean;
     };
     Endpoint: {
       id: string;
@@ -4341,6 +4366,8 @@ export interface components {
       expiresAt: string;
       expiresInHours: number;
       redacted: boolean;
+      /** @description The page shows the path with every segment after the first hidden. */
+      pathRedacted: boolean;
       /** @description No tunnel is online: the link points at this machine's receiver and works only here. */
       localOnly: boolean;
       /** @description Set when browsers meet a warning page on the public URL (localtunnel): what the teammate must do, or the exports to use instead. */
@@ -4436,7 +4463,7 @@ export interface components {
         /** @description The stored bytes differ (JSON that differs only in spacing too). */
         changed: boolean;
         /**
-         * @description json: both parse as JSON, see `json`; text: valid UTF-8, see `patch` and `changes`; binary: either is not UTF-8, compared by size and SHA-256 only.
+         * @description json: both parse as JSON and nest at most 256 levels deep, see `json`; text: valid UTF-8 (deeper JSON too), see `patch` and `changes`; binary: either is not UTF-8, compared by size and SHA-256 only.
          * @enum {string}
          */
         format: 'json' | 'text' | 'binary';

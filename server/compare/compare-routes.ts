@@ -11,6 +11,7 @@ export function compareRoutes(comparer: CompareService): RouteSpec[] {
       summary:
         'Compare two deliveries, b with a: method, path, query, headers (added, removed, changed) and body (JSON-aware when both parse)',
       tag: 'Logs',
+      acts: false,
       query: CompareQuery,
       responses: { 200: { description: 'The differences', data: ComparisonSchema } },
       errors: { 404: "Either log is unknown or another account's" },

@@ -36,8 +36,12 @@ export interface EngineConfig {
   /** How long a regenerated secret's predecessor stays valid. */
   secretGraceMs: number;
   tokenTtlMs: number;
+  /** How long a UI session (the cookie a sign-in link gives) lasts. */
+  sessionTtlMs: number;
   /** Heartbeat comment interval of `GET /api/events` streams. */
   sseHeartbeatMs: number;
+  /** Open `GET /api/events` streams one account may hold at once; beyond it 429. */
+  maxEventStreamsPerAccount: number;
   /** Set by the tunnel while it is online. */
   publicBaseUrl: string | null;
   /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
@@ -123,7 +127,9 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   durability: { sync: 'interval', syncIntervalMs: 100, checkpointIntervalMs: 10 * 60_000, checkpointBytes: 64 * MiB },
   secretGraceMs: 24 * 3_600_000,
   tokenTtlMs: 30 * 86_400_000,
+  sessionTtlMs: 30 * 86_400_000,
   sseHeartbeatMs: 15_000,
+  maxEventStreamsPerAccount: 20,
   publicBaseUrl: null,
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
@@ -263,6 +269,20 @@ export const CONFIG_DOC = [
     description: 'lifetime of tokens from `hookscope token`',
   },
   {
+    key: 'sessionTtlMs',
+    env: 'HOOKSCOPE_SESSION_TTL',
+    flag: null,
+    default: '30d',
+    description: 'lifetime of a UI session (the cookie a sign-in link gives)',
+  },
+  {
+    key: 'maxEventStreamsPerAccount',
+    env: 'HOOKSCOPE_MAX_EVENT_STREAMS',
+    flag: null,
+    default: '20',
+    description: 'open /api/events streams per account (then 429)',
+  },
+  {
     key: 'forward.initialBackoffMs',
     env: null,
     flag: null,
@@ -343,6 +363,8 @@ export const ConfigFileSchema = z.strictObject({
     .optional(),
   secretGraceMs: duration.optional(),
   tokenTtlMs: duration.optional(),
+  sessionTtlMs: duration.optional(),
+  maxEventStreamsPerAccount: positiveInt.optional(),
   forward: z
     .strictObject({
       initialBackoffMs: duration.optional(),
@@ -479,6 +501,11 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
     },
     secretGraceMs: envDuration('HOOKSCOPE_SECRET_GRACE') ?? file.secretGraceMs ?? d.secretGraceMs,
     tokenTtlMs: envDuration('HOOKSCOPE_TOKEN_TTL') ?? file.tokenTtlMs ?? d.tokenTtlMs,
+    sessionTtlMs: envDuration('HOOKSCOPE_SESSION_TTL') ?? file.sessionTtlMs ?? d.sessionTtlMs,
+    maxEventStreamsPerAccount:
+      envInt('HOOKSCOPE_MAX_EVENT_STREAMS', 1, Number.MAX_SAFE_INTEGER) ??
+      file.maxEventStreamsPerAccount ??
+      d.maxEventStreamsPerAccount,
     tunnel: {
       enabled: flags.tunnel ?? ft.enabled ?? d.tunnel.enabled,
       host: flags.tunnelHost ?? envTunnelHost ?? ft.host ?? d.tunnel.host,

@@ -155,7 +155,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const accounts = listed(
       accountsFeature({ ...core, localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT } }),
     );
-    const session = listed(sessionFeature({ ...core, tokens, sessionTtlMs: config.tokenTtlMs }));
+    const session = listed(sessionFeature({ ...core, sessionTtlMs: config.sessionTtlMs }));
     const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
     const logs = listed(
       logsFeature({ ...core, retention: () => settings.values.retention, endpoints: endpoints.service }),
@@ -211,7 +211,14 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         events,
       }),
     );
-    const live = listed(eventsFeature({ bus: events, logs: logs.service, heartbeatMs: config.sseHeartbeatMs }));
+    const live = listed(
+      eventsFeature({
+        bus: events,
+        logs: logs.service,
+        heartbeatMs: config.sseHeartbeatMs,
+        maxStreamsPerAccount: config.maxEventStreamsPerAccount,
+      }),
+    );
     let openapi: OpenApiDocument | null = null;
     // The document describes every route, its own included, so it is built on first request.
     const system = listed({
@@ -260,7 +267,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
 
     const apiApp = createApiApp({
       routes,
-      auth: new Authenticator(tokens, accounts.service),
+      auth: new Authenticator(tokens, accounts.service, session.service),
       reportFault,
       rendererDir: deps.rendererDir === undefined ? DEFAULT_RENDERER_DIR : deps.rendererDir,
     });
@@ -270,7 +277,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       receiverHost: config.receiverHost,
       receiverPort: config.receiverPort,
       apiApp,
-      receiver: (req, res) => receiver.service.handle(req, res),
+      receiver: (req, res, door) => receiver.service.handle(req, res, door),
       share: share.page,
       receiverTimeouts: {
         headersTimeoutMs: config.receiver.headersTimeoutMs,
@@ -285,7 +292,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     runtimeInfo.receiverUrl = listeners.receiverUrl;
     await writeRuntimeFile(config.dataDir, runtimeInfo);
     cleanups.push(() => removeRuntimeFile(config.dataDir));
-    const at = { apiUrl: listeners.apiUrl, receiverUrl: listeners.receiverUrl, receiverHost: config.receiverHost };
+    const at = { apiUrl: listeners.apiUrl, receiverUrl: listeners.receiverUrl, tunnelUrl: listeners.tunnelUrl };
     for (const f of features) {
       await f.online?.(at);
       if (f.offline) cleanups.push(() => f.offline!());

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AppError } from '../errors/app-errors.ts';
+import { AppError, TooManyRequestsError } from '../errors/app-errors.ts';
 import type { EventBus } from './event-bus.ts';
 import { SseWriter } from './sse-writer.ts';
 
@@ -9,15 +9,24 @@ export interface EventStreamOptions {
   heartbeatMs: number;
   /** The `retry:` delay suggested to clients for reconnecting. */
   retryMs?: number;
+  /** Open streams one account may hold at once (`maxEventStreamsPerAccount`). */
+  maxPerAccount: number;
 }
+
+/** What a client refused for too many streams is told to wait: a stream frees its place when it closes. */
+const FULL_RETRY_AFTER_S = 5;
 
 /**
  * Serves `GET /api/events`: one SSE stream per client, subscribed to its
  * account's events on the bus. Each stream owns exactly one bus listener and
  * one timer, both released when the client goes away or the engine stops.
+ * An account holds at most `maxPerAccount` streams at once: each costs a socket,
+ * a timer and a copy of every event, and a client that reconnects without
+ * closing (a loop in a script, a page opened many times) must not exhaust them.
  */
 export class EventStreamService {
   private readonly streams = new Set<() => void>();
+  private readonly perAccount = new Map<string, number>();
   private closing = false;
 
   constructor(private readonly opts: EventStreamOptions) {}
@@ -25,8 +34,18 @@ export class EventStreamService {
   /** Starts streaming to `res`; with `afterId`, the kept events after it are sent first. */
   stream(accountId: string, res: ServerResponse, afterId?: number): void {
     if (this.closing) throw new AppError(503, 'ENGINE_STOPPING', 'The engine is stopping; reconnect in a moment.');
+    const held = this.perAccount.get(accountId) ?? 0;
+    if (held >= this.opts.maxPerAccount) {
+      throw new TooManyRequestsError(
+        `This account already has ${held} open event streams, the most allowed (maxEventStreamsPerAccount); ` +
+          'close one (another tab or `hookscope tail`) and try again.',
+        FULL_RETRY_AFTER_S,
+        'TOO_MANY_EVENT_STREAMS',
+      );
+    }
     const sse = new SseWriter(res);
     sse.open(this.opts.retryMs ?? 2000);
+    this.perAccount.set(accountId, held + 1);
 
     let stopped = false;
     let unsubscribe: (() => void) | null = null;
@@ -36,6 +55,7 @@ export class EventStreamService {
       clearInterval(heartbeat);
       unsubscribe?.();
       this.streams.delete(stop);
+      this.release(accountId);
       sse.end();
     };
     const heartbeat = setInterval(() => {
@@ -56,6 +76,12 @@ export class EventStreamService {
     );
     if (stopped) off();
     else unsubscribe = off;
+  }
+
+  private release(accountId: string): void {
+    const held = (this.perAccount.get(accountId) ?? 1) - 1;
+    if (held > 0) this.perAccount.set(accountId, held);
+    else this.perAccount.delete(accountId);
   }
 
   get openStreams(): number {

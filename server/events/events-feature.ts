@@ -9,6 +9,8 @@ export interface EventsFeatureDeps {
   /** Turns a stored delivery into the `log.created` payload, the same summary the log list shows. */
   logs: Pick<LogsService, 'summarize'>;
   heartbeatMs: number;
+  /** Open streams one account may hold at once. */
+  maxStreamsPerAccount: number;
 }
 
 /**
@@ -16,7 +18,11 @@ export interface EventsFeatureDeps {
  * publishes `log.created` for each delivery the receiver stores.
  */
 export function eventsFeature(deps: EventsFeatureDeps) {
-  const streams = new EventStreamService({ bus: deps.bus, heartbeatMs: deps.heartbeatMs });
+  const streams = new EventStreamService({
+    bus: deps.bus,
+    heartbeatMs: deps.heartbeatMs,
+    maxPerAccount: deps.maxStreamsPerAccount,
+  });
   const logCreated: DeliveryObserver = {
     stored: (d) => void deps.bus.publish(d.accountId, 'log.created', deps.logs.summarize(d)),
   };

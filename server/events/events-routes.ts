@@ -10,11 +10,15 @@ export function eventsRoutes(streams: EventStreamService): RouteSpec[] {
       path: '/api/events',
       summary: "Live events for the token's account as server-sent events (resume with Last-Event-ID)",
       tag: 'Events',
+      // Acts (the default): a stream holds one of the account's places, so a page on another port must not open one.
       query: EventsQuery,
       stream: {
         contentType: 'text/event-stream',
         description: 'An event stream that stays open; its events are the EngineEvent component (the event map)',
         data: EventStreamSchema,
+      },
+      errors: {
+        429: 'TOO_MANY_EVENT_STREAMS: the account holds as many open streams as allowed (maxEventStreamsPerAccount); Retry-After says when to try again',
       },
       handler: async ({ account, query, req, res }) => {
         streams.stream(account.id, res, resumeAfter(req.get('last-event-id'), query.lastEventId));

@@ -11,6 +11,7 @@ export function exportRoutes(exporter: ExportService): RouteSpec[] {
       summary:
         'Export a log as a cURL command, raw HTTP/1.1, JSON or HAR 1.2 (redact=true hides credentials and signatures)',
       tag: 'Export',
+      acts: false,
       params: LogIdParams,
       query: ExportQuery,
       responses: { 200: { description: 'The file: name, content type and content', data: ExportSchema } },

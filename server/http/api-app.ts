@@ -5,7 +5,7 @@ import { SESSION_REQUEST_HEADER } from '../auth/session-cookie.ts';
 import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-errors.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { sendData, sendError, sendJson, sendText } from './envelope.ts';
-import type { RouteSpec } from './route.ts';
+import { routeActs, type RouteSpec } from './route.ts';
 import { rendererFiles } from './renderer-files.ts';
 import { parseRequestPart } from './validate.ts';
 
@@ -50,7 +50,7 @@ async function run(spec: RouteSpec, deps: ApiAppDeps, req: Request, res: Respons
     spec.auth === false
       ? NO_ACCOUNT
       : await deps.auth.authenticate({
-          method: req.method,
+          acts: routeActs(spec),
           authorization: req.headers.authorization,
           cookie: req.headers.cookie,
           requestHeader: req.get(SESSION_REQUEST_HEADER),

@@ -50,6 +50,15 @@ interface RouteBase<P, Q, B> {
   summary: string;
   tag: string;
   auth?: boolean;
+  /**
+   * Whether a call makes the engine act: change something, send a request, call
+   * the LLM. A call signed in by the session cookie (the renderer) must then carry
+   * `x-hookscope-request`, which a page of another origin cannot send (see
+   * server/auth/authenticator.ts). Every route acts unless it declares
+   * `acts: false`, so a new route that forgets this is guarded rather than open;
+   * only pure reads declare it (a GET that sends a request, such as diagnose, does not).
+   */
+  acts?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -116,6 +125,9 @@ export function streamRoute<
 >(def: StreamRouteDef<P, Q, B>): RouteSpec {
   return { ...def, kind: 'stream', responses: {} } as unknown as RouteSpec;
 }
+
+/** Whether a cookie-signed call of this route needs `x-hookscope-request` (RouteBase.acts). */
+export const routeActs = (spec: Pick<RouteSpec, 'acts'>): boolean => spec.acts !== false;
 
 /** `/api/endpoints/:endpointId` -> `/api/endpoints/{endpointId}` */
 export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

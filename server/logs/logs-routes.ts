@@ -25,6 +25,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       path: '/api/webhooks/logs',
       summary: 'List logs, newest first (search matches body, headers and path)',
       tag,
+      acts: false,
       query: LogListQuery,
       responses: { 200: { description: 'A page of logs', data: LogPageSchema } },
       handler: async ({ account, query }) => ({ data: await logs.list(account, query) }),
@@ -34,6 +35,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       path: '/api/webhooks/logs/:logId',
       summary: 'Read one log with its headers and body',
       tag,
+      acts: false,
       params: LogIdParams,
       responses: { 200: { description: 'The full capture', data: LogDetailSchema } },
       handler: async ({ account, params }) => ({ data: await logs.get(account, params.logId) }),
@@ -82,6 +84,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       path: '/api/webhooks',
       summary: 'List received webhooks (the alternative shape: webhooks, total, hasMore)',
       tag,
+      acts: false,
       query: WebhookListQuery,
       responses: { 200: { description: 'A page of webhooks', data: WebhookPageSchema } },
       handler: async ({ account, query }) => {

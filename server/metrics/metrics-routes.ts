@@ -10,6 +10,7 @@ export function metricsRoutes(metrics: MetricsService): RouteSpec[] {
       summary:
         'Delivery metrics of the account over a window: totals, per endpoint, time series, failures, replays, sizes',
       tag: 'Metrics',
+      acts: false,
       query: MetricsQuerySchema,
       responses: { 200: { description: 'The metrics of the window', data: MetricsReportSchema } },
       handler: async ({ account, query }) => ({ data: await metrics.report(account, query) }),

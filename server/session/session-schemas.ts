@@ -8,14 +8,24 @@ export const SignInCodeSchema = z.strictObject({
 
 export const RedeemBody = z.strictObject({
   code: z.string().min(1).max(200).meta({ description: 'The code from a sign-in link.' }),
+  switchAccount: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        'Confirms signing in although the request carries a session of another account (which then ends); ' +
+        'without it such a request is 409 ACCOUNT_SWITCH_UNCONFIRMED and the code stays unspent.',
+    }),
 });
 
-export const SessionSchema = z.strictObject({
-  account: z.strictObject({ id: z.string(), name: z.string() }),
-  owner: z
-    .boolean()
-    .meta({ description: "True for the install's owner account, which may change engine-wide settings." }),
-});
+export const SessionSchema = z
+  .strictObject({
+    account: z.strictObject({ id: z.string(), name: z.string() }),
+    owner: z
+      .boolean()
+      .meta({ description: "True for the install's owner account, which may change engine-wide settings." }),
+  })
+  .meta({ id: 'Session' });
 
 export const SignedOutSchema = z.strictObject({ signedOut: z.literal(true) });
 

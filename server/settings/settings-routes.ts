@@ -10,6 +10,7 @@ export function settingsRoutes(settings: SettingsService): RouteSpec[] {
       path: '/api/settings',
       summary: 'The engine-wide settings (tunnel, retention, rate limit, LLM, ports) and where each value comes from',
       tag,
+      acts: false,
       responses: { 200: { description: 'The running settings', data: SettingsSchema } },
       handler: async ({ account }) => ({ data: settings.view(account) }),
     }),

@@ -42,6 +42,8 @@ const NOT_DRIVEN: Record<string, string> = {
   '503': 'the store refusing writes or the engine stopping (tests/reliability)',
   'post /api/endpoints/{endpointId}/test-delivery 502': "the engine's own receiver unreachable",
   'post /api/endpoints/{endpointId}/test-delivery 504': "the engine's own receiver not answering",
+  'get /api/events 429':
+    'an account holding maxEventStreamsPerAccount open streams (tests/integration/events.test.ts checks that answer)',
 };
 
 describe('API conformance: every response matches the OpenAPI document', () => {
@@ -76,6 +78,11 @@ describe('API conformance: every response matches the OpenAPI document', () => {
     ajv.addSchema(doc, 'openapi');
 
     ids.signInCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
+    // A browser signed in as the owner, and a link for another account (redeeming it there asks first: 409).
+    const ownerCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
+    const signedIn = await t.api('POST', '/api/session', { token: null, body: { code: ownerCode } });
+    ids.ownerCookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    ids.otherSignInCode = (await t.api('POST', '/api/session/codes', { token: otherToken })).body.data.code as string;
     ids.stripe = await t.endpoint({ name: 'stripe', validationType: 'stripe', webhookSecret: 'whsec_conformance' });
     ids.hmac = await t.endpoint({ name: 'hmac', validationType: 'hmac_sha256', webhookSecret: 'a-long-secret' });
     ids.inactive = await t.endpoint({ name: 'off', validationType: 'none' });
@@ -383,6 +390,13 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       { op: 'post /api/session', token: null, body: { code: ids.signInCode! }, expect: 200 },
       { op: 'post /api/session', token: null, body: { code: ids.signInCode! }, expect: 401 },
       { op: 'post /api/session', token: null, body: {}, expect: 400 },
+      {
+        op: 'post /api/session',
+        token: null,
+        headers: { cookie: ids.ownerCookie! },
+        body: { code: ids.otherSignInCode! },
+        expect: 409,
+      },
       { op: 'get /api/session', expect: 200 },
       { op: 'delete /api/session', token: null, expect: 200 },
     ];

@@ -148,3 +148,57 @@ describe('GET /api/events when the engine stops', () => {
     assert.equal(t.engine.events.listenerCount(), 0);
   });
 });
+
+describe('GET /api/events: at most maxEventStreamsPerAccount open streams per account', () => {
+  test("beyond the cap 429 with Retry-After and the envelope; another account's streams do not count; closing one frees its place", async () => {
+    const t = await startTestEngine({ maxEventStreamsPerAccount: 3 });
+    const streams: SseStream[] = [];
+    const open = async (token: string): Promise<SseStream> => {
+      const s = await openSse(`${t.engine.apiUrl}/api/events`, { authorization: `Bearer ${token}` });
+      streams.push(s);
+      return s;
+    };
+    try {
+      const alice = await t.engine.issueToken('alice');
+      const mine: SseStream[] = [];
+      for (let i = 0; i < 3; i++) {
+        const s = await open(t.token);
+        assert.equal(s.response.status, 200);
+        await s.waitForText(/retry: \d+/);
+        mine.push(s);
+      }
+      const refused = await open(t.token);
+      assert.equal(refused.response.status, 429);
+      assert.equal(refused.response.headers.get('retry-after'), '5');
+      assert.deepEqual(await refused.response.json(), {
+        success: false,
+        error: {
+          code: 'TOO_MANY_EVENT_STREAMS',
+          message:
+            'This account already has 3 open event streams, the most allowed (maxEventStreamsPerAccount); ' +
+            'close one (another tab or `hookscope tail`) and try again.',
+          details: { retryAfterSeconds: 5 },
+        },
+      });
+
+      for (let i = 0; i < 3; i++) assert.equal((await open(alice)).response.status, 200, "alice's own places");
+      assert.equal((await open(alice)).response.status, 429, 'and her own cap');
+
+      mine[0]!.close();
+      // The engine learns of the close from the socket: ask again until it has (a hang guard, not a timing assertion).
+      let next = await open(t.token);
+      for (const deadline = Date.now() + 10_000; next.response.status === 429 && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 20));
+        next = await open(t.token);
+      }
+      assert.equal(next.response.status, 200, 'the closed stream freed its place');
+      const ep = await t.endpoint({ name: 'after the cap', validationType: 'none' });
+      await t.deliver(`/webhook/${ep}`, { body: 'x' });
+      await next.waitFor((e) => e.event === 'log.created');
+      assert.equal((await open(t.token)).response.status, 429, 'full again');
+    } finally {
+      for (const s of streams) s.close();
+      await t.stop();
+    }
+  });
+});

@@ -25,6 +25,7 @@ interface Expected {
 /** Every (feature, number) the engine applies today, in the order a fresh store gets them. */
 const TODAY = [
   ['accounts', 1],
+  ['session', 1],
   ['endpoints', 1],
   ['endpoints', 2],
   ['logs', 1],
@@ -40,6 +41,7 @@ const TODAY = [
   ['replay', 3],
   ['share', 1],
   ['share', 2],
+  ['share', 3],
   ['remediation', 1],
   ['remediation', 2],
   ['metrics', 1],

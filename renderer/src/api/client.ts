@@ -4,7 +4,11 @@ import type { paths } from '../../../server/api-client/api-paths.generated.ts';
 export type { ApiClient, ApiSchemas };
 export { ApiError } from '../../../server/api-client/api-error.ts';
 
-/** The header a cross-site page cannot send (server/auth/session-cookie.ts): the engine wants it on cookie-signed writes. */
+/**
+ * The header a page of another origin cannot send (server/auth/session-cookie.ts):
+ * the engine wants it on every cookie-signed call of a route that acts, GETs
+ * included (diagnose, explain, the event stream), so every call carries it.
+ */
 const REQUEST_HEADER = 'x-hookscope-request';
 
 /**

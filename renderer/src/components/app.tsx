@@ -4,6 +4,7 @@ import { useSlice, useStores } from '../stores/app-stores.ts';
 import { Inspector } from './inspector.tsx';
 import { Notices } from './notices.tsx';
 import { SignInScreen } from './sign-in-screen.tsx';
+import { SwitchAccountDialog } from './switch-account-dialog.tsx';
 import { useTheme } from './use-theme.ts';
 
 export function App() {
@@ -14,7 +15,7 @@ export function App() {
     const signIn = (first: boolean): void => {
       const code = signInCode(window.location.hash);
       if (!code && !first) return;
-      // The code is spent by this exchange: it leaves the address bar (and the history) at once.
+      // The code leaves the address bar (and the history) at once, whether it is spent or declined.
       if (code) window.history.replaceState(null, '', window.location.pathname);
       void session.getState().start(code);
     };
@@ -29,7 +30,12 @@ export function App() {
     <>
       {status === 'checking' && <p className="checking">Connecting to the engine…</p>}
       {status === 'signed-out' && <SignInScreen />}
-      {status === 'signed-in' && <Inspector />}
+      {status === 'signed-in' && (
+        <>
+          <Inspector />
+          <SwitchAccountDialog />
+        </>
+      )}
       <Notices />
     </>
   );

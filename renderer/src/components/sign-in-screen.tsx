@@ -11,6 +11,9 @@ export function SignInScreen() {
         In a terminal on this machine, run <code>npx hookscope open</code>. It opens this page signed in, with a link
         that works once, for 10 minutes.
       </p>
+      <p>
+        In the desktop app, choose <strong>Sign in again</strong> in its tray menu (the menu bar on macOS).
+      </p>
     </main>
   );
 }

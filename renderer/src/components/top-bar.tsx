@@ -1,4 +1,5 @@
 import { useSlice, useStores } from '../stores/app-stores.ts';
+import type { TunnelStatus } from '../api/client.ts';
 import type { ThemeChoice } from '../stores/theme-store.ts';
 import { CopyButton } from './copy-button.tsx';
 import { MainNav } from './main-nav.tsx';
@@ -10,10 +11,12 @@ const LIVE_WORDS: Record<string, string> = {
   stopped: 'Stopped',
 };
 
-const TUNNEL_WORDS: Record<string, string> = {
+const TUNNEL_WORDS: Record<TunnelStatus['state'], string> = {
   disabled: 'Tunnel off',
   connecting: 'Tunnel connecting',
   online: 'Tunnel online',
+  // Open, but the last request the engine sent itself through the public URL did not come back.
+  degraded: 'Tunnel failing',
   offline: 'Tunnel offline',
   error: 'Tunnel error',
 };
@@ -22,6 +25,7 @@ export function TopBar() {
   const { tunnel, live, theme, session } = useStores();
   const status = useSlice(tunnel, (s) => s.status);
   const owner = useSlice(session, (s) => s.owner);
+  const account = useSlice(session, (s) => s.account);
   const liveState = useSlice(live, (s) => s.state);
   const liveMessage = useSlice(live, (s) => s.message);
   const choice = useSlice(theme, (s) => s.choice);
@@ -32,7 +36,7 @@ export function TopBar() {
       {status && (
         <span className="tunnel">
           <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>
-            {TUNNEL_WORDS[status.state] ?? status.state}
+            {TUNNEL_WORDS[status.state]}
           </span>
           {status.lastError && status.state !== 'online' && <span className="tunnel-error">{status.lastError}</span>}
           {status.url && (
@@ -66,6 +70,16 @@ export function TopBar() {
           <option value="dark">Dark</option>
         </select>
       </label>
+      {account && (
+        <span className="account">
+          <span>
+            Signed in as <strong>{account.name}</strong>
+          </span>
+          <button type="button" className="secondary" onClick={() => void session.getState().signOut()}>
+            Sign out
+          </button>
+        </span>
+      )}
     </header>
   );
 }

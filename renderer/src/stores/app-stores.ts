@@ -24,7 +24,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
   const report = notices.getState();
   return {
     notices,
-    session: createSessionStore(client),
+    session: createSessionStore(client, report),
     endpoints: createEndpointsStore(client, report),
     deliveries: createDeliveriesStore(client, report),
     live: createLiveStore(client),
