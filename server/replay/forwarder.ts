@@ -225,7 +225,7 @@ export class Forwarder implements DeliveryObserver {
       };
       return 'dropped';
     }
-    const { log, body } = sendable;
+    const { log, body, forwarded } = sendable;
     let url: URL;
     try {
       url = forwardTarget(forwardUrl, log.path, log.query);
@@ -233,7 +233,7 @@ export class Forwarder implements DeliveryObserver {
       if (!(e instanceof UnsafeSubPathError)) throw e;
       return this.notSendable(lane, head, log.method, forwardUrl, e);
     }
-    const headers = buildHeaders(log.rawHeaders, url, body, {}, []);
+    const headers = buildHeaders(log.rawHeaders, url, body, {}, [], forwarded);
     const abort = new AbortController();
     lane.inFlight = abort;
     const createdAt = this.deps.clock.now();

@@ -13,6 +13,7 @@ export interface ReplayFeatureDeps {
   store: Store;
   logs: ReplayServiceDeps['logs'];
   endpoints: ReplayServiceDeps['endpoints'];
+  urls: ReplayServiceDeps['urls'];
   clock: Clock;
   random: Random;
   ids: IdGenerator;

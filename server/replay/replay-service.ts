@@ -16,7 +16,7 @@ import { headerObject, headerValue } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { ForwardQueueRepository } from './forward-queue-repository.ts';
 import { encodeBody, NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
-import { buildHeaders, type HeaderOverrides } from './outgoing-request.ts';
+import { buildHeaders, forwardedHeaders, type HeaderOverrides } from './outgoing-request.ts';
 import { diffReplays } from './replay-diff.ts';
 import type { ReplayDiff } from './replay-schemas.ts';
 import type { ReplayRepository } from './replay-repository.ts';
@@ -51,6 +51,8 @@ export interface ReplayServiceDeps {
   queue: ForwardQueueRepository;
   logs: { get(account: AccountContext, id: string): Promise<LogDetail> };
   endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
+  /** The public base URL (tunnel or configured) as it is now: how X-Forwarded-Proto is decided. */
+  urls: { readonly publicBase: string | null };
   clock: Clock;
   ids: IdGenerator;
   /**
@@ -71,6 +73,8 @@ export interface ReplayServiceDeps {
 export interface SendableLog {
   log: LogDetail;
   body: Buffer;
+  /** The engine's own X-Forwarded-* for it (the sender's are never sent on). */
+  forwarded: HeaderPairs;
 }
 
 // Eviction scans the account's history; doing it on every Nth insert keeps the cost off each one.
@@ -96,7 +100,7 @@ export class ReplayService implements ReplayReader {
    * (recorded too, its id in the error's details).
    */
   async replay(account: AccountContext, logId: string, input: ReplayInput): Promise<ReplayDetail> {
-    const { log, body: original } = await this.sendable(account, logId);
+    const { log, body: original, forwarded } = await this.sendable(account, logId);
     const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
     if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
     if (log.truncated && input.body === undefined) {
@@ -110,7 +114,8 @@ export class ReplayService implements ReplayReader {
     const url = new URL(input.targetUrl);
     const method = input.method ?? log.method;
     const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, body) : [];
-    const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed);
+    // Like a forward, a replay says where the delivery came from; a header the user typed still wins.
+    const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed, forwarded);
 
     const createdAt = this.deps.clock.now();
     const result = await this.send({ url, method, headers, body, timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS });
@@ -141,10 +146,18 @@ export class ReplayService implements ReplayReader {
     return detail(record);
   }
 
-  /** The log (account-scoped: another account's is a 404) and its exact bytes. */
+  /** The log (account-scoped: another account's is a 404), its exact bytes and the X-Forwarded-* to send with them. */
   async sendable(account: AccountContext, logId: string): Promise<SendableLog> {
     const log = await this.deps.logs.get(account, logId);
-    return { log, body: Buffer.from(log.body, log.bodyEncoding) };
+    return {
+      log,
+      body: Buffer.from(log.body, log.bodyEncoding),
+      forwarded: forwardedHeaders({
+        sourceIp: log.sourceIp,
+        rawHeaders: log.rawHeaders,
+        publicBase: this.deps.urls.publicBase,
+      }),
+    };
   }
 
   /**

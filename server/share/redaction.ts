@@ -9,9 +9,10 @@ export interface SensitiveName {
    * `contains`: anywhere in the name (`token` hides `X-Auth-Token` and
    * `refresh_token`); `exact`: the whole name, for words too short or too common
    * to match inside others (`key` would hide `X-Idempotency-Key`, `auth` would
-   * hide `author`).
+   * hide `author`, `pin` would hide `shipping`); `prefix`: the start of the name,
+   * for families of vendor headers (`xsig` hides `X-Sig`, `X-Sig-Key`, `X-Signed-By`).
    */
-  match: 'contains' | 'exact';
+  match: 'contains' | 'exact' | 'prefix';
 }
 
 /** The compared form of a header or query parameter name. */
@@ -42,28 +43,61 @@ export const SENSITIVE_NAMES: readonly SensitiveName[] = [
   // Every provider signature header the verifiers know is caught by these two (a unit test holds them to it).
   { name: 'signature', match: 'contains' }, // signature, Stripe-Signature, X-Hub-Signature-256, Webhook-Signature, X-Slack-Signature
   { name: 'hmac', match: 'contains' }, // X-Shopify-Hmac-Sha256
+  { name: 'passphrase', match: 'contains' }, // Passphrase, X-Passphrase, key_passphrase
+  { name: 'authcode', match: 'contains' }, // X-Auth-Code, auth_code
   { name: 'auth', match: 'exact' }, // ?auth=
   { name: 'xauth', match: 'exact' }, // X-Auth
   { name: 'key', match: 'exact' }, // ?key= (Google-style API keys)
   { name: 'sig', match: 'exact' }, // ?sig= (signed URLs)
+  { name: 'pass', match: 'exact' }, // ?pass=
+  { name: 'xpass', match: 'exact' }, // X-Pass
+  { name: 'code', match: 'exact' }, // ?code= (OAuth authorization codes, magic-link codes)
+  { name: 'otp', match: 'exact' }, // ?otp= (one-time passwords)
+  { name: 'xotp', match: 'exact' }, // X-Otp
+  { name: 'pin', match: 'exact' }, // ?pin=
+  { name: 'bearer', match: 'exact' }, // ?bearer=
+  { name: 'xbearer', match: 'exact' }, // X-Bearer
+  { name: 'dsn', match: 'exact' }, // DSN (Sentry-style DSNs carry their key)
+  { name: 'xrefresh', match: 'prefix' }, // X-Refresh, X-Refresh-Key, X-Refresh-Id
+  { name: 'xsig', match: 'prefix' }, // X-Sig, X-Sig-Key, X-Signed-By (and every X-Signature*)
 ];
 
 const EXACT = new Set(SENSITIVE_NAMES.filter((s) => s.match === 'exact').map((s) => s.name));
 const CONTAINS = SENSITIVE_NAMES.filter((s) => s.match === 'contains').map((s) => s.name);
+const PREFIXES = SENSITIVE_NAMES.filter((s) => s.match === 'prefix').map((s) => s.name);
 
 /** Whether a header's or query parameter's value is a credential or a signature that a shared copy must not carry. */
 export function isSensitiveName(name: string): boolean {
   const n = normalizeName(name);
-  return EXACT.has(n) || CONTAINS.some((part) => n.includes(part));
+  return EXACT.has(n) || CONTAINS.some((part) => n.includes(part)) || PREFIXES.some((start) => n.startsWith(start));
 }
 
 const hide = (v: string | string[]): string | string[] => (Array.isArray(v) ? v.map(() => REDACTED) : REDACTED);
 
 /**
+ * The path with every segment after the first replaced by `[redacted]`
+ * (`/services/T0/B0/xyz` -> `/services/[redacted]/[redacted]/[redacted]`), for
+ * senders that put their secret in the URL (Slack, Discord, Zapier and Teams
+ * incoming webhooks). The first segment is kept: it is where a route name sits
+ * (`/github`, `/services`, `/hooks`) and what tells a reader which integration
+ * sent it; a sender whose secret IS the first segment is not covered. Empty
+ * segments (`//`, a trailing `/`) stay empty, so the path keeps its shape. Every
+ * segment is hidden whatever it looks like: guessing which ones are secrets would
+ * leak the one that does not look like it.
+ */
+export function redactPath(path: string): string {
+  return path
+    .split('/')
+    .map((segment, i) => (i >= 2 && segment !== '' ? REDACTED : segment))
+    .join('/');
+}
+
+/**
  * A copy of a log detail with credential and signature values replaced by
  * `[redacted]` in headers, rawHeaders and the query (one name rule for all
  * three). Names, order and the verification verdict stay, so the reader still
- * sees what was sent and whether it verified. The body is left as received.
+ * sees what was sent and whether it verified. The body is left as received, and
+ * so is the path (redactPath hides it, a separate choice).
  */
 export function redactDetail(d: LogDetail): LogDetail {
   const headers = Object.create(null) as LogDetail['headers'];

@@ -105,7 +105,7 @@ export function renderSharePage(s: OpenedShare): string {
   const inner = `<h1>${escapeHtml(d.method)} ${escapeHtml(d.path)}</h1>
 <p class="meta">Received ${escapeHtml(d.receivedAt)} &middot; ${d.size} bytes &middot; link expires ${escapeHtml(s.expiresAt)}${
     s.redacted ? ' &middot; credentials and signatures redacted' : ''
-  }</p>
+  }${s.pathRedacted ? ' &middot; path redacted after its first segment' : ''}</p>
 <h2>Verification</h2><p>${verdict(d.verification)}</p>
 <h2>Query</h2>${rows(queryPairs(d.query))}
 <h2>Headers</h2>${rows(d.rawHeaders.map(([n, v]): [string, string] => [n, headerText(v)]))}

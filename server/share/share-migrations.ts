@@ -33,4 +33,10 @@ export const shareMigrations: Migration[] = [
             DELETE FROM shares WHERE account_id = OLD.account_id AND log_id = OLD.id;
           END;`,
   },
+  {
+    // Links made before path redaction existed show the path, as they did.
+    number: 3,
+    name: 'shares_redact_path',
+    sql: 'ALTER TABLE shares ADD COLUMN redact_path INTEGER NOT NULL DEFAULT 0;',
+  },
 ];

@@ -67,7 +67,10 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
       .open(token)
       .then((opened: OpenedShare) => {
         if (json) {
-          const data = { ...opened.log, share: { expiresAt: opened.expiresAt, redacted: opened.redacted } };
+          const data = {
+            ...opened.log,
+            share: { expiresAt: opened.expiresAt, redacted: opened.redacted, pathRedacted: opened.pathRedacted },
+          };
           sendData(res, data, { headers: SHARE_HEADERS });
         } else {
           sendHtml(res, 200, renderSharePage(opened));

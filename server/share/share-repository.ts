@@ -7,6 +7,7 @@ interface ShareRow {
   log_id: string;
   endpoint_id: string;
   redact: number;
+  redact_path: number;
   created_at: number;
   expires_at: number;
 }
@@ -17,6 +18,7 @@ const fromRow = (r: ShareRow): ShareRecord => ({
   logId: r.log_id,
   endpointId: r.endpoint_id,
   redact: r.redact === 1,
+  redactPath: r.redact_path === 1,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
 });
@@ -29,9 +31,18 @@ export class ShareRepository {
     await this.store.write([
       { sql: 'DELETE FROM shares WHERE account_id = ? AND log_id = ?', params: [s.accountId, s.logId] },
       {
-        sql: `INSERT INTO shares (token_hash, account_id, log_id, endpoint_id, redact, created_at, expires_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        params: [s.tokenHash, s.accountId, s.logId, s.endpointId, s.redact ? 1 : 0, s.createdAt, s.expiresAt],
+        sql: `INSERT INTO shares (token_hash, account_id, log_id, endpoint_id, redact, redact_path, created_at, expires_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [
+          s.tokenHash,
+          s.accountId,
+          s.logId,
+          s.endpointId,
+          s.redact ? 1 : 0,
+          s.redactPath ? 1 : 0,
+          s.createdAt,
+          s.expiresAt,
+        ],
       },
     ]);
   }

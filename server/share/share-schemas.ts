@@ -13,6 +13,14 @@ export const CreateShareBody = z.object({
     .optional()
     .transform((v) => v ?? true)
     .meta({ description: 'Hide credential and signature header values; default true.' }),
+  redactPath: z
+    .boolean({ error: 'redactPath must be true or false.' })
+    .optional()
+    .transform((v) => v ?? false)
+    .meta({
+      description:
+        'Hide every path segment after the first (`/services/[redacted]/[redacted]`), for senders that put a secret in the URL; default false.',
+    }),
 });
 
 // ---- Response shapes: the wire types below are inferred from them (one source).
@@ -25,6 +33,9 @@ export const ShareSchema = z
     expiresAt: z.string(),
     expiresInHours: z.number(),
     redacted: z.boolean(),
+    pathRedacted: z
+      .boolean()
+      .meta({ description: 'The page shows the path with every segment after the first hidden.' }),
     localOnly: z
       .boolean()
       .meta({ description: "No tunnel is online: the link points at this machine's receiver and works only here." }),

@@ -6,7 +6,7 @@ import type { LogsService } from '../logs/logs-service.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
-import { redactDetail } from './redaction.ts';
+import { redactDetail, redactPath } from './redaction.ts';
 import type { ShareRepository } from './share-repository.ts';
 import { hashShareToken, isShareTokenShape, newShareToken } from './share-token.ts';
 import type { CreateShareInput, ShareRecord } from './share-types.ts';
@@ -37,6 +37,7 @@ export interface OpenedShare {
   log: LogDetail;
   expiresAt: string;
   redacted: boolean;
+  pathRedacted: boolean;
 }
 
 const HOUR_MS = 3_600_000;
@@ -57,6 +58,7 @@ export class ShareService {
       logId: log.id,
       endpointId: log.endpointId,
       redact: input.redact,
+      redactPath: input.redactPath,
       createdAt: now,
       expiresAt: now + Math.round(input.expiresInHours * HOUR_MS),
     };
@@ -70,6 +72,7 @@ export class ShareService {
       expiresAt: isoTime(record.expiresAt),
       expiresInHours: input.expiresInHours,
       redacted: input.redact,
+      pathRedacted: input.redactPath,
       localOnly: this.deps.urls.publicBase === null,
       browserNotice: this.deps.urls.publicBase === null ? null : (this.deps.browserNotice?.() ?? null),
       createdAt: isoTime(now),
@@ -99,7 +102,13 @@ export class ShareService {
       if (e instanceof NotFoundError) throw notFound();
       throw e;
     }
-    return { log: share.redact ? redactDetail(log) : log, expiresAt: isoTime(share.expiresAt), redacted: share.redact };
+    const named = share.redact ? redactDetail(log) : log;
+    return {
+      log: share.redactPath ? { ...named, path: redactPath(named.path) } : named,
+      expiresAt: isoTime(share.expiresAt),
+      redacted: share.redact,
+      pathRedacted: share.redactPath,
+    };
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {

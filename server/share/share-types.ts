@@ -5,6 +5,8 @@ export interface ShareRecord {
   logId: string;
   endpointId: string;
   redact: boolean;
+  /** Hide every path segment after the first (redaction.ts, redactPath). */
+  redactPath: boolean;
   createdAt: number;
   expiresAt: number;
 }
@@ -12,4 +14,5 @@ export interface ShareRecord {
 export interface CreateShareInput {
   expiresInHours: number;
   redact: boolean;
+  redactPath: boolean;
 }

@@ -86,6 +86,28 @@ describe('hookscope share, export, diagnose and explain against a running engine
     },
   );
 
+  test('share --redact-path hides every path segment after the first on the shared page', async () => {
+    const ep = await t.endpoint({ name: 'slack-style', validationType: 'none' });
+    const logId = (await t.deliver(`/webhook/${ep}/services/T0CLI/B0CLI/cli-path-secret`, { body: 'x' })).body.data
+      .id as string;
+    const sharedLog = async (url: string): Promise<{ path: string; share: { pathRedacted: boolean } }> =>
+      ((await (await fetch(url, { headers: { accept: 'application/json' } })).json()) as { data: any }).data;
+    const r = await ok('share', logId, '--redact-path');
+    assert.match(r.stderr, /credential and signature headers redacted; path redacted after its first segment\./);
+    const shared = await sharedLog(r.stdout.trim());
+    assert.equal(shared.path, '/services/[redacted]/[redacted]/[redacted]');
+    assert.equal(shared.share.pathRedacted, true);
+
+    const json = JSON.parse((await ok('share', logId, '--json')).stdout);
+    assert.equal(json.pathRedacted, false, 'off unless asked for');
+    const plain = await sharedLog(json.url);
+    assert.equal(plain.path, '/services/T0CLI/B0CLI/cli-path-secret');
+
+    const both = await cli('share', logId, '--revoke', '--redact-path');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--revoke and --redact-path cannot be used together/);
+  });
+
   test(
     'export writes exactly the API file to stdout or --out; --json gives the object',
     { timeout: SLOW_TEST_TIMEOUT_MS },

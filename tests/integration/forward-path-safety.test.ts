@@ -65,15 +65,31 @@ describe('forwarding never leaves the forwardUrl path', () => {
       });
       const body = '{"event":"order.paid"}';
       const headers = { 'content-type': 'application/json', 'x-webhook-signature': sig(body) };
-      // [raw sub-path and query as sent, method, sub-path kept in the log, offending segment]
-      const unsafe: [string, string, string, string][] = [
-        ['/../../admin/delete-all?confirm=yes', 'DELETE', '/../../admin/delete-all', '..'],
-        ['/%2e%2e/admin', 'POST', '/%2e%2e/admin', '%2e%2e'],
-        ['/%2E%2e/admin', 'POST', '/%2E%2e/admin', '%2E%2e'],
-        ['/.%2e/admin', 'POST', '/.%2e/admin', '.%2e'],
-        ['/..%5cadmin', 'POST', '/..%5cadmin', '..%5cadmin'],
-        ['/..\\admin', 'POST', '/..\\admin', '..\\admin'],
-        ['/%252e%252e/admin', 'POST', '/%252e%252e/admin', '%252e%252e'],
+      const DOT = 'it contains a dot segment';
+      const BACKSLASH = 'it contains a backslash';
+      const OVERLONG = 'it contains an overlong UTF-8 encoding';
+      // [raw sub-path and query as sent, method, sub-path kept in the log, offending segment, reason given]
+      const unsafe: [string, string, string, string, string][] = [
+        ['/../../admin/delete-all?confirm=yes', 'DELETE', '/../../admin/delete-all', '..', DOT],
+        ['/%2e%2e/admin', 'POST', '/%2e%2e/admin', '%2e%2e', DOT],
+        ['/%2E%2e/admin', 'POST', '/%2E%2e/admin', '%2E%2e', DOT],
+        ['/.%2e/admin', 'POST', '/.%2e/admin', '.%2e', DOT],
+        ['/..%5cadmin', 'POST', '/..%5cadmin', '..%5cadmin', BACKSLASH],
+        ['/..\\admin', 'POST', '/..\\admin', '..\\admin', BACKSLASH],
+        ['/%252e%252e/admin', 'POST', '/%252e%252e/admin', '%252e%252e', DOT],
+        // Overlong UTF-8 dots (3 and 4 bytes), fullwidth dots (U+FF0E, and U+2025 "..") and IIS %u escapes.
+        ['/%e0%80%ae%e0%80%ae/admin', 'POST', '/%e0%80%ae%e0%80%ae/admin', '%e0%80%ae%e0%80%ae', OVERLONG],
+        [
+          '/%F0%80%80%AE%F0%80%80%AE/admin',
+          'POST',
+          '/%F0%80%80%AE%F0%80%80%AE/admin',
+          '%F0%80%80%AE%F0%80%80%AE',
+          OVERLONG,
+        ],
+        ['/%ef%bc%8e%ef%bc%8e/admin', 'POST', '/%ef%bc%8e%ef%bc%8e/admin', '%ef%bc%8e%ef%bc%8e', DOT],
+        ['/%e2%80%a5/admin', 'PUT', '/%e2%80%a5/admin', '%e2%80%a5', DOT],
+        ['/%u002e%u002e/admin', 'POST', '/%u002e%u002e/admin', '%u002e%u002e', DOT],
+        ['/%uff0e%uff0e/admin', 'POST', '/%uff0e%uff0e/admin', '%uff0e%uff0e', DOT],
       ];
       const logIds: string[] = [];
       for (const [raw, method] of unsafe) {
@@ -96,7 +112,7 @@ describe('forwarding never leaves the forwardUrl path', () => {
         'the target received only the safe delivery, below its path',
       );
 
-      for (const [i, [raw, method, path, segment]] of unsafe.entries()) {
+      for (const [i, [raw, method, path, segment, why]] of unsafe.entries()) {
         const log = (await t.api('GET', `/api/webhooks/logs/${logIds[i]}`)).body.data;
         assert.equal(log.path, path, `${raw}: the capture keeps the path as sent`);
         assert.equal(log.method, method);
@@ -119,7 +135,9 @@ describe('forwarding never leaves the forwardUrl path', () => {
           entry.error.message,
         );
         assert.ok(
-          entry.error.message.includes(`(segment "${segment}") cannot be appended below the path "/local/hook"`),
+          entry.error.message.includes(
+            `(segment "${segment}") cannot be appended below the path "/local/hook": ${why}`,
+          ),
           entry.error.message,
         );
       }
@@ -127,7 +145,7 @@ describe('forwarding never leaves the forwardUrl path', () => {
       assert.equal(
         first.error.message,
         `Log ${logIds[0]} was not forwarded, and will not be: The sub-path "/../../admin/delete-all" (segment "..") cannot be appended below the path "/local/hook": ` +
-          'it contains a dot segment ("." or ".."), plain or percent-encoded, that would lead out of it. ' +
+          'it contains a dot segment ("." or ".."), plain, percent-encoded, %u-escaped or in look-alike characters that normalise (NFKC) to dots, that would lead out of it. ' +
           'A request is never sent outside the forwardUrl; the capture is kept as it arrived.',
       );
 

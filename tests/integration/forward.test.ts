@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { closedPort } from '../helpers/closed-port.ts';
+import { rawRequest } from '../helpers/raw-request.ts';
 import { TargetServer, waitUntil } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -216,5 +217,72 @@ describe('forwarding', () => {
     assert.equal(d.status, 200);
     assert.equal((await t.api('GET', `/api/endpoints/${ep}/forward`)).status, 404);
     assert.equal((await t.api('GET', `/api/replay/${logId}/history`)).status, 404);
+  });
+});
+
+describe('forwarding: the headers a sender must not choose', () => {
+  const PUBLIC_HOST = 'hooks.example.test';
+  let t: TestEngine;
+  before(async () => {
+    // The public base a TLS-terminating front (the tunnel, a team server's proxy) serves.
+    t = await startTestEngine({ ...FAST, publicBaseUrl: `https://${PUBLIC_HOST}` });
+  });
+  after(() => t.stop());
+
+  // Every header a sender could use to re-route the request or to pose as a proxy, in mixed case.
+  const SENDER_HEADERS: [string, string][] = [
+    ['X-Original-URL', '/admin/delete-all'],
+    ['X-REWRITE-URL', '/admin/delete-all'],
+    ['x-http-method-override', 'DELETE'],
+    ['X-Method-Override', 'DELETE'],
+    ['X-Forwarded-For', '6.6.6.6'],
+    ['X-Forwarded-Host', 'evil.example'],
+    ['x-forwarded-proto', 'https'],
+    ['X-Forwarded-Port', '443'],
+    ['Forwarded', 'for=6.6.6.6;host=evil.example;proto=https'],
+    ['X-Real-IP', '6.6.6.6'],
+  ];
+
+  test('the forward target gets the engine’s X-Forwarded-For/-Host/-Proto and none of the sender’s; a replay sends the same', async () => {
+    const target = await TargetServer.start();
+    try {
+      const ep = await t.endpoint({ name: 'headers', validationType: 'none', forwardUrl: `${target.url}/hook` });
+      const localHost = new URL(t.engine.receiverUrl).host;
+      // Through the public URL (the Host the sender used names it), then straight to the receiver.
+      const ids: string[] = [];
+      for (const host of [PUBLIC_HOST, localHost]) {
+        const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/events`, {
+          headers: [['Host', host], ...SENDER_HEADERS, ['Content-Type', 'application/json']],
+          body: `{"via":"${host}"}`,
+        });
+        assert.equal(r.status, 200, r.body.toString());
+        ids.push(r.json().data.id as string);
+      }
+      await target.waitForCount(2);
+      const sent = (host: string, proto: string): [string, string][] => [
+        ['Host', `127.0.0.1:${target.port}`],
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(`{"via":"${host}"}`.length)],
+        ['X-Forwarded-For', '127.0.0.1'],
+        ['X-Forwarded-Host', host],
+        ['X-Forwarded-Proto', proto],
+        ['Connection', 'close'],
+      ];
+      assert.deepEqual(
+        target.received.map((r) => [r.method, r.url, r.rawHeaders]),
+        [
+          ['POST', '/hook/events', sent(PUBLIC_HOST, 'https')],
+          ['POST', '/hook/events', sent(localHost, 'http')],
+        ],
+      );
+
+      // A manual replay of the public delivery says the same about where it came from.
+      const r = await t.api('POST', `/api/replay/${ids[0]}`, { body: { targetUrl: `${target.url}/again` } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      await target.waitForCount(3);
+      assert.deepEqual(target.received[2]!.rawHeaders, sent(PUBLIC_HOST, 'https'));
+    } finally {
+      await target.close();
+    }
   });
 });

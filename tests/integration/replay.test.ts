@@ -105,6 +105,9 @@ describe('replay', () => {
         'content-TYPE',
         'Content-Length',
         'X-Last',
+        'X-Forwarded-For',
+        'X-Forwarded-Host',
+        'X-Forwarded-Proto',
         'Connection',
       ]);
       assert.equal(got.headers.host, `127.0.0.1:${target.port}`, 'Host names the target, in the original position');
@@ -115,6 +118,58 @@ describe('replay', () => {
       // The Connection header the target sees is our own connection's, not the sender's.
       assert.equal(got.headers.connection, 'close');
       assert.equal(got.body.toString(), body);
+    });
+
+    test("the sender's re-routing and X-Forwarded-* headers are not sent; the engine writes its own; a typed header still wins", async () => {
+      const receiverHost = new URL(t.engine.receiverUrl).host;
+      const res = await rawRequest(`${t.engine.receiverUrl}/webhook/${openEp}/orders`, {
+        headers: [
+          ['Host', receiverHost],
+          ['X-Original-URL', '/admin/delete-all'],
+          ['x-rewrite-url', '/admin'],
+          ['X-HTTP-Method-Override', 'DELETE'],
+          ['X-Method-Override', 'DELETE'],
+          ['X-Forwarded-For', '6.6.6.6'],
+          ['X-Forwarded-Host', 'evil.example'],
+          ['X-Forwarded-Proto', 'https'],
+          ['X-Forwarded-Prefix', '/admin'],
+          ['Forwarded', 'for=6.6.6.6;proto=https'],
+          ['X-Real-IP', '6.6.6.6'],
+          ['X-Keep', 'k'],
+        ],
+        body: '{"a":1}',
+      });
+      assert.equal(res.status, 200);
+      const logId = res.json().data.id as string;
+      const log = (await t.api('GET', `/api/webhooks/logs/${logId}`)).body.data;
+      assert.equal(log.sourceIp, '127.0.0.1');
+      assert.equal(log.headers['x-original-url'], '/admin/delete-all', 'the capture keeps every header as sent');
+
+      const r = await replay(logId, { targetUrl: `${target.url}/orders` });
+      assert.equal(r.status, 200);
+      assert.equal(last().method, 'POST');
+      assert.equal(last().url, '/orders');
+      assert.deepEqual(last().rawHeaders, [
+        ['Host', `127.0.0.1:${target.port}`],
+        ['X-Keep', 'k'],
+        ['Content-Length', '7'],
+        ['X-Forwarded-For', '127.0.0.1'],
+        ['X-Forwarded-Host', receiverHost],
+        ['X-Forwarded-Proto', 'http'],
+        ['Connection', 'close'],
+      ]);
+      assert.deepEqual(r.body.data.requestHeaders, last().rawHeaders.slice(0, -1), 'recorded as sent');
+
+      const typed = await replay(logId, {
+        targetUrl: `${target.url}/orders`,
+        headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': null, 'X-HTTP-Method-Override': 'PATCH' },
+      });
+      assert.equal(typed.status, 200);
+      assert.equal(last().headers['x-forwarded-proto'], 'https');
+      assert.equal(last().headers['x-forwarded-host'], undefined);
+      assert.equal(last().headers['x-forwarded-for'], '127.0.0.1');
+      assert.equal(last().headers['x-http-method-override'], 'PATCH');
+      assert.equal(last().headers['x-original-url'], undefined);
     });
 
     test('method, header and body overrides apply (null removes a header, any case replaces)', async () => {

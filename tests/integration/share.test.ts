@@ -404,6 +404,159 @@ describe('redaction through a real share link: every sensitive header and query 
   });
 });
 
+describe('redaction of the names added for issue 21, through a real share link (HTML and JSON)', () => {
+  // Query parameters and headers as senders use them; each value is unique so a leak is found on its own.
+  const QUERY = ['pass', 'passphrase', 'code', 'otp', 'pin', 'bearer'];
+  const HEADERS = [
+    'X-Pass',
+    'Passphrase',
+    'X-Otp',
+    'DSN',
+    'X-Bearer',
+    'X-Auth-Code',
+    'X-Refresh',
+    'X-Refresh-Key',
+    'X-Sig',
+    'X-Sig-Key',
+    'X-Signed-By',
+  ];
+  // Neighbours of the new exact names and prefixes that must stay visible.
+  const VISIBLE_QUERY = ['passenger', 'codec', 'pinned', 'shipping', 'bearers'];
+  const VISIBLE_HEADERS = ['Refresh', 'X-Pass-Through', 'X-Code-Version', 'X-Dsn-Region', 'X-Otp-Sent'];
+  const value = (where: string, n: string) => `${where}-${n.toLowerCase()}-51d0`;
+  let t: TestEngine;
+  let logId: string;
+
+  before(async () => {
+    t = await startTestEngine();
+    const ep = await t.endpoint({ name: 'redact-more', validationType: 'none' });
+    const query = new URLSearchParams([...QUERY, ...VISIBLE_QUERY].map((n): [string, string] => [n, value('q', n)]));
+    const r = await rawRequest(`${t.engine.receiverUrl}/webhook/${ep}/r?${query.toString()}`, {
+      headers: [...HEADERS, ...VISIBLE_HEADERS].map((n): [string, string] => [n, value('h', n)]),
+      body: '{}',
+    });
+    assert.equal(r.status, 200);
+    logId = r.json().data.id;
+  });
+  after(() => t.stop());
+
+  test('each new name is [redacted] in the JSON view, the ?format=json export and the HTML page; neighbours are shown', async () => {
+    const d = (await t.api('POST', `/api/webhooks/${logId}/share`)).body.data;
+    assert.equal(d.redacted, true, 'on by default');
+    const byAccept = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'application/json']] });
+    const byFormat = await rawRequest(`${d.url}?format=json`, { method: 'GET', headers: [['Accept', '*/*']] });
+    const page = await rawRequest(d.url, { method: 'GET', headers: [['Accept', 'text/html']] });
+    const html = page.body.toString('utf8');
+    for (const json of [byAccept, byFormat]) {
+      assert.equal(json.status, 200);
+      const log = json.json().data;
+      const text = json.body.toString('utf8');
+      const raw = new Map<string, string>(log.rawHeaders);
+      for (const n of QUERY) {
+        assert.equal(log.query[n], '[redacted]', `query ${n}`);
+        assert.ok(!text.includes(value('q', n)) && !html.includes(value('q', n)), `query ${n} leaked`);
+        assert.ok(html.includes(`<tr><th>${n}</th><td>[redacted]</td></tr>`), `html query row ${n}`);
+      }
+      for (const n of HEADERS) {
+        assert.equal(log.headers[n.toLowerCase()], '[redacted]', `header ${n}`);
+        assert.equal(raw.get(n), '[redacted]', `rawHeaders ${n}`);
+        assert.ok(!text.includes(value('h', n)) && !html.includes(value('h', n)), `header ${n} leaked`);
+        assert.ok(html.includes(`<tr><th>${n}</th><td>[redacted]</td></tr>`), `html header row ${n}`);
+      }
+      for (const n of VISIBLE_QUERY) assert.equal(log.query[n], value('q', n), n);
+      for (const n of VISIBLE_HEADERS) assert.equal(log.headers[n.toLowerCase()], value('h', n), n);
+    }
+    assert.equal(html.split('<td>[redacted]</td>').length - 1, QUERY.length + HEADERS.length);
+  });
+});
+
+describe('path redaction through a real share link (HTML and JSON)', () => {
+  const SECRET_PATH = '/services/T0WORKSPACE/B0CHANNEL/s3cretPathToken';
+  const SECRETS = ['T0WORKSPACE', 'B0CHANNEL', 's3cretPathToken'];
+  let t: TestEngine;
+  let ep: string;
+  let logId: string;
+
+  before(async () => {
+    t = await startTestEngine();
+    ep = await t.endpoint({ name: 'slack-style', validationType: 'none' });
+    const r = await t.deliver(`/webhook/${ep}${SECRET_PATH}?channel=ops`, {
+      body: '{"text":"hi"}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer path-test' },
+    });
+    assert.equal(r.status, 200);
+    logId = r.body.data.id;
+  });
+  after(() => t.stop());
+
+  const share = (body?: unknown) => t.api('POST', `/api/webhooks/${logId}/share`, { body });
+  const views = async (url: string) => {
+    const json = await rawRequest(url, { method: 'GET', headers: [['Accept', 'application/json']] });
+    const exported = await rawRequest(`${url}?format=json`, { method: 'GET' });
+    const page = await rawRequest(url, { method: 'GET', headers: [['Accept', 'text/html']] });
+    assert.deepEqual([json.status, exported.status, page.status], [200, 200, 200]);
+    return { json, exported, html: page.body.toString('utf8') };
+  };
+
+  test('redactPath: true hides every segment after the first in the JSON view, the ?format=json export and the HTML page', async () => {
+    const r = await share({ redactPath: true });
+    assert.equal(r.status, 201);
+    assert.equal(r.body.data.pathRedacted, true);
+    assert.equal(r.body.data.redacted, true, 'name redaction stays on by default');
+    const { json, exported, html } = await views(r.body.data.url);
+    for (const view of [json, exported]) {
+      const log = view.json().data;
+      assert.equal(log.path, '/services/[redacted]/[redacted]/[redacted]');
+      assert.deepEqual(log.share, { expiresAt: r.body.data.expiresAt, redacted: true, pathRedacted: true });
+      assert.equal(log.query.channel, 'ops', 'the query is not part of the path');
+      assert.equal(log.headers.authorization, '[redacted]');
+      for (const secret of SECRETS) assert.ok(!view.body.toString('utf8').includes(secret), `json: ${secret}`);
+    }
+    assert.ok(html.includes('<h1>POST /services/[redacted]/[redacted]/[redacted]</h1>'), 'heading');
+    assert.ok(html.includes('<title>POST /services/[redacted]/[redacted]/[redacted] - shared webhook</title>'));
+    assert.ok(html.includes('path redacted after its first segment'));
+    for (const secret of SECRETS) assert.ok(!html.includes(secret), `html: ${secret}`);
+  });
+
+  test('off by default; independent of redact (redact: false, redactPath: true hides the path only)', async () => {
+    const off = (await share()).body.data;
+    assert.equal(off.pathRedacted, false);
+    const shown = await views(off.url);
+    assert.equal(shown.json.json().data.path, SECRET_PATH);
+    assert.equal(shown.json.json().data.share.pathRedacted, false);
+    assert.ok(shown.html.includes(`<h1>POST ${SECRET_PATH}</h1>`));
+    assert.ok(!shown.html.includes('path redacted'));
+
+    const pathOnly = (await share({ redact: false, redactPath: true })).body.data;
+    assert.deepEqual([pathOnly.redacted, pathOnly.pathRedacted], [false, true]);
+    const log = (await views(pathOnly.url)).json.json().data;
+    assert.equal(log.path, '/services/[redacted]/[redacted]/[redacted]');
+    assert.equal(log.headers.authorization, 'Bearer path-test');
+  });
+
+  test('empty segments keep the shape; a one-segment path has nothing to hide', async () => {
+    for (const [sent, shown] of [
+      ['/services//B0/x/', '/services//[redacted]/[redacted]/'],
+      ['/github', '/github'],
+      ['', '/'],
+    ]) {
+      const id = (await t.deliver(`/webhook/${ep}${sent}`, { body: 'x' })).body.data.id;
+      const d = (await t.api('POST', `/api/webhooks/${id}/share`, { body: { redactPath: true } })).body.data;
+      assert.equal((await views(d.url)).json.json().data.path, shown, sent);
+    }
+  });
+
+  test('a redactPath that is not a boolean is a 400 naming it', async () => {
+    for (const bad of ['yes', 1, null, 'true']) {
+      const r = await share({ redactPath: bad });
+      assert.equal(r.status, 400, JSON.stringify(bad));
+      assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+      assert.ok(r.body.error.message.includes('redactPath must be true or false.'), r.body.error.message);
+      assert.equal(r.body.error.details.issues[0].field, 'redactPath');
+    }
+  });
+});
+
 describe('sharing with a tunnel and retention', () => {
   let t: TestEngine;
   before(async () => {

@@ -9,11 +9,12 @@ export function SharePanel({ logId }: { logId: string }) {
   const link = useSlice(share, (s) => (s.logId === logId ? s.share : null));
   const [hours, setHours] = useState('24');
   const [redact, setRedact] = useState(true);
+  const [redactPath, setRedactPath] = useState(false);
   useEffect(() => share.getState().open(logId), [share, logId]);
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    void share.getState().create(logId, Number(hours), redact);
+    void share.getState().create(logId, Number(hours), redact, redactPath);
   };
 
   return (
@@ -29,13 +30,18 @@ export function SharePanel({ logId }: { logId: string }) {
             <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} />
             Redact
           </label>
+          <label className="inline">
+            <input type="checkbox" checked={redactPath} onChange={(e) => setRedactPath(e.target.checked)} />
+            Hide path
+          </label>
           <button type="submit" disabled={busy}>
             Create link
           </button>
         </div>
         <p className="hint">
-          Redact hides secrets in headers (Authorization, cookies, signatures, API keys) from whoever opens the link. A
-          new link replaces the previous one.
+          Redact hides secrets in headers and query parameters (Authorization, cookies, signatures, API keys) from
+          whoever opens the link. Hide path hides every path segment after the first, for senders that put a secret in
+          the URL (Slack-style /services/T…/B…/secret). A new link replaces the previous one.
         </p>
       </form>
       {link && (
@@ -54,7 +60,8 @@ export function SharePanel({ logId }: { logId: string }) {
           </div>
           <p className="hint">
             Expires {exactTime(link.expiresAt)}
-            {link.redacted ? ', redacted' : ', not redacted'}.
+            {link.redacted ? ', redacted' : ', not redacted'}
+            {link.pathRedacted && ', path redacted'}.
             {link.localOnly && ' No tunnel is online: the link works on this machine only.'}
           </p>
           {link.browserNotice && <p className="notice-inline">{link.browserNotice}</p>}

@@ -12,6 +12,11 @@ describe('replayTarget', () => {
     ['http://localhost:3000/hooks/', '/', 'http://localhost:3000/hooks/'],
     ['not a url', '/x', 'not a url'],
     ['ftp://host/', '/x', 'ftp://host/'],
+    // A sender's dot segments never take the target out of the base's path: the base alone is offered.
+    ['http://localhost:3000/hooks', '/../admin', 'http://localhost:3000/hooks'],
+    ['http://localhost:3000/hooks/', '/%2e%2e/admin', 'http://localhost:3000/hooks/'],
+    ['http://localhost:3000/hooks', '/a/../../admin', 'http://localhost:3000/hooks'],
+    ['http://localhost:3000/hooks', '/a/../b', 'http://localhost:3000/hooks/b'],
   ])('%s + %s = %s', (base, sub, expected) => {
     expect(replayTarget(base, sub)).toBe(expected);
   });

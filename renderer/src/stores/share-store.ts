@@ -10,7 +10,7 @@ export interface ShareState {
   /** The link made in this panel (the engine keeps only its hash: it cannot be shown again later). */
   share: Share | null;
   open(logId: string): void;
-  create(logId: string, expiresInHours: number, redact: boolean): Promise<void>;
+  create(logId: string, expiresInHours: number, redact: boolean, redactPath: boolean): Promise<void>;
   revoke(logId: string): Promise<void>;
 }
 
@@ -22,12 +22,12 @@ export const createShareStore = (client: ApiClient, notices: Pick<NoticesState, 
     open: (logId) => {
       if (get().logId !== logId) set({ logId, share: null });
     },
-    create: async (logId, expiresInHours, redact) => {
+    create: async (logId, expiresInHours, redact, redactPath) => {
       set({ busy: true });
       try {
         const share = await client.post('/api/webhooks/{logId}/share', {
           params: { path: { logId } },
-          body: { expiresInHours, redact },
+          body: { expiresInHours, redact, redactPath },
         });
         if (get().logId === logId) set({ share });
       } catch (e) {

@@ -8,6 +8,7 @@ interface ShareOptions extends ClientOptions {
   revoke?: boolean;
   /** Commander's `--no-redact` sets this to false. */
   redact: boolean;
+  redactPath?: boolean;
 }
 
 export function registerShare(program: Command, io: CliIO, run: RunAction): void {
@@ -18,13 +19,18 @@ export function registerShare(program: Command, io: CliIO, run: RunAction): void
       .argument('<logId>', 'log id (log_...)')
       .option('--hours <n>', 'hours until the link expires: more than 0, at most 720 (default 24)', hoursArg)
       .option('--revoke', 'revoke the current link instead')
-      .option('--no-redact', 'show credential and signature header values on the shared page'),
+      .option('--no-redact', 'show credential and signature header values on the shared page')
+      .option(
+        '--redact-path',
+        'hide every path segment after the first (for senders that put a secret in the URL, like Slack)',
+      ),
   ).action((logId: string, opts: ShareOptions) => run(() => share(logId, opts, io)));
 }
 
 async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<number> {
   if (opts.revoke && opts.hours !== undefined) throw new UsageError('--revoke and --hours cannot be used together.');
   if (opts.revoke && opts.redact === false) throw new UsageError('--revoke and --no-redact cannot be used together.');
+  if (opts.revoke && opts.redactPath) throw new UsageError('--revoke and --redact-path cannot be used together.');
   const api = await connect(opts, io);
   const byLog = { params: { path: { logId } } };
   if (opts.revoke) {
@@ -35,7 +41,7 @@ async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<numb
   }
   const link = await api.post('/api/webhooks/{logId}/share', {
     ...byLog,
-    body: { redact: opts.redact, expiresInHours: opts.hours },
+    body: { redact: opts.redact, redactPath: opts.redactPath === true, expiresInHours: opts.hours },
   });
   if (opts.json) {
     printJson(io, link);
@@ -45,7 +51,7 @@ async function share(logId: string, opts: ShareOptions, io: CliIO): Promise<numb
   io.out(link.url);
   io.err(
     c.dim(
-      `Expires ${formatDateTime(link.expiresAt)} (in ${link.expiresInHours} h); ${link.redacted ? 'credential and signature headers redacted' : 'NOT redacted'}.`,
+      `Expires ${formatDateTime(link.expiresAt)} (in ${link.expiresInHours} h); ${link.redacted ? 'credential and signature headers redacted' : 'NOT redacted'}${link.pathRedacted ? '; path redacted after its first segment' : ''}.`,
     ),
   );
   if (link.localOnly) io.err(c.yellow('The tunnel is offline: this link only works on this machine.'));

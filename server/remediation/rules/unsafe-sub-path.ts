@@ -16,7 +16,7 @@ export function unsafeSubPathRule(ctx: RuleContext): RuleCause[] {
       confidence: 1,
       evidence: replayEvidence(matching),
       steps: [
-        'Nothing reached your server. Hookscope never forwards a sub-path with dot segments (../, %2e%2e), backslashes or encoded control characters: it could reach any route of the target, not only the webhook handler.',
+        'Nothing reached your server. Hookscope never forwards a sub-path with dot segments in any spelling (../, %2e%2e, double-encoded, overlong UTF-8 such as %c0%ae, %u002e, fullwidth dots), backslashes or encoded control characters: a server that decodes them could route the request anywhere, not only to the webhook handler.',
         'Webhook providers do not send such paths. Check where this delivery came from: most signatures cover only the body, so a captured delivery re-sent with a crafted path still verifies.',
         'If the path is really meant, replay the delivery by hand to the exact target URL you want.',
       ],

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { after, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
 import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
-import { buildHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
+import { buildHeaders, forwardedHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
 import { percentile } from '../../../server/support/percentile.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
@@ -51,6 +51,7 @@ describe('buildHeaders', () => {
       Buffer.from('hello'),
       {},
       [],
+      [],
     );
     assert.deepEqual(out, [
       ['host', '127.0.0.1:3000'],
@@ -69,11 +70,68 @@ describe('buildHeaders', () => {
       Buffer.alloc(0),
       { 'x-b': null, 'X-C': 'c' },
       [['stripe-signature', 'new']],
+      [],
     );
     assert.deepEqual(out, [
       ['Host', '127.0.0.1:3000'],
       ['stripe-signature', 'new'],
       ['X-C', 'c'],
+    ]);
+  });
+  test("the sender's re-routing and forwarding headers are dropped in any case; the engine's X-Forwarded-* follow the original headers", () => {
+    const out = buildHeaders(
+      [
+        ['Host', 'abc.loca.lt'],
+        ['X-Original-URL', '/admin/delete-all'],
+        ['x-rewrite-url', '/admin'],
+        ['X-HTTP-Method-Override', 'DELETE'],
+        ['X-METHOD-OVERRIDE', 'PUT'],
+        ['X-Http-Method', 'DELETE'],
+        ['X-Forwarded-For', '10.0.0.1'],
+        ['x-forwarded-host', 'internal.example'],
+        ['X-Forwarded-Proto', 'https'],
+        ['X-Forwarded-Port', '443'],
+        ['X-Forwarded-Prefix', '/admin'],
+        ['Forwarded', 'for=10.0.0.1;host=internal.example;proto=https'],
+        ['X-Real-IP', '10.0.0.1'],
+        ['X-Kept', 'k'],
+        ['X-Forwarded', 'not a claim prefix: kept'],
+      ],
+      target,
+      Buffer.alloc(0),
+      {},
+      [],
+      [
+        ['X-Forwarded-For', '203.0.113.9'],
+        ['X-Forwarded-Host', 'abc.loca.lt'],
+        ['X-Forwarded-Proto', 'https'],
+      ],
+    );
+    assert.deepEqual(out, [
+      ['Host', '127.0.0.1:3000'],
+      ['X-Kept', 'k'],
+      ['X-Forwarded', 'not a claim prefix: kept'],
+      ['X-Forwarded-For', '203.0.113.9'],
+      ['X-Forwarded-Host', 'abc.loca.lt'],
+      ['X-Forwarded-Proto', 'https'],
+    ]);
+  });
+  test("a header the user types wins over the engine's X-Forwarded-* and may put back a dropped one", () => {
+    const out = buildHeaders(
+      [['X-Original-URL', '/admin']],
+      target,
+      Buffer.alloc(0),
+      { 'x-forwarded-proto': 'https', 'X-Forwarded-For': null, 'X-Original-URL': '/typed' },
+      [],
+      [
+        ['X-Forwarded-For', '127.0.0.1'],
+        ['X-Forwarded-Proto', 'http'],
+      ],
+    );
+    assert.deepEqual(out, [
+      ['Host', '127.0.0.1:3000'],
+      ['x-forwarded-proto', 'https'],
+      ['X-Original-URL', '/typed'],
     ]);
   });
   test('setHeader keeps the position of the first occurrence', () => {
@@ -97,6 +155,45 @@ describe('buildHeaders', () => {
   });
 });
 
+describe('forwardedHeaders', () => {
+  const facts = (host: string | null, publicBase: string | null, sourceIp: string | null = '203.0.113.9') => ({
+    sourceIp,
+    rawHeaders: [
+      ['X-Forwarded-Proto', 'https'],
+      ...(host === null
+        ? []
+        : [
+            ['Host', host],
+            ['host', 'second.example'],
+          ]),
+    ] as [string, string][],
+    publicBase,
+  });
+  test('For is the recorded address, Host the first Host header the sender sent', () => {
+    assert.deepEqual(forwardedHeaders(facts('abc.loca.lt', 'https://abc.loca.lt')), [
+      ['X-Forwarded-For', '203.0.113.9'],
+      ['X-Forwarded-Host', 'abc.loca.lt'],
+      ['X-Forwarded-Proto', 'https'],
+    ]);
+  });
+  test("Proto is https only for a Host equal to an https public base's host (default port or none)", () => {
+    const proto = (host: string | null, base: string | null) =>
+      forwardedHeaders(facts(host, base)).find(([n]) => n === 'X-Forwarded-Proto')?.[1];
+    assert.equal(proto('abc.loca.lt', 'https://abc.loca.lt'), 'https');
+    assert.equal(proto('ABC.loca.lt:443', 'https://abc.loca.lt/'), 'https');
+    assert.equal(proto('abc.loca.lt:8443', 'https://abc.loca.lt'), 'http');
+    assert.equal(proto('old.loca.lt', 'https://abc.loca.lt'), 'http');
+    assert.equal(proto('127.0.0.1:4000', 'https://abc.loca.lt'), 'http');
+    assert.equal(proto('abc.localhost', 'http://abc.localhost'), 'http');
+    assert.equal(proto('abc.loca.lt', null), 'http');
+    assert.equal(proto('bad host/x', 'https://abc.loca.lt'), 'http');
+    assert.equal(proto(null, 'https://abc.loca.lt'), 'http');
+  });
+  test('no recorded address or Host: those headers are left out, Proto stays', () => {
+    assert.deepEqual(forwardedHeaders(facts(null, null, null)), [['X-Forwarded-Proto', 'http']]);
+  });
+});
+
 describe('ReplayService.stats and history (ReplayReader)', () => {
   test('counts by trigger, succeeded/failed by replayFailed, exact p50/p95 over the window', async () => {
     const dir = await makeTempDir('hookscope-replay-unit-');
@@ -117,6 +214,7 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
         queue: new ForwardQueueRepository(store),
         logs: { get: () => Promise.reject(new Error('not used')) },
         endpoints: { forReceiver: () => undefined },
+        urls: { publicBase: null },
         clock,
         ids: new IdGenerator(clock, new SeededRandom(7)),
         events: new EventBus(),

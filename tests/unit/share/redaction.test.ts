@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from '../../helpers/node-test.ts';
 import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
-import { isSensitiveName, REDACTED, redactDetail, SENSITIVE_NAMES } from '../../../server/share/redaction.ts';
+import {
+  isSensitiveName,
+  REDACTED,
+  redactDetail,
+  redactPath,
+  SENSITIVE_NAMES,
+} from '../../../server/share/redaction.ts';
 import { SIGNATURE_SCHEMES } from '../../../server/signatures/registry.ts';
 
 /** Names a user expects hidden, as headers or query parameters, in the spellings senders use. */
@@ -53,6 +59,28 @@ const EXPECTED_SENSITIVE = [
   'auth',
   'x-auth',
   'key',
+  // Issue 21: query names...
+  'pass',
+  'passphrase',
+  'code',
+  'otp',
+  'pin',
+  'bearer',
+  // ...and header names, with the two prefix families.
+  'X-Pass',
+  'Passphrase',
+  'X-Passphrase',
+  'X-Otp',
+  'DSN',
+  'X-Bearer',
+  'X-Auth-Code',
+  'auth_code',
+  'X-Refresh',
+  'X-Refresh-Key',
+  'x_refresh_id',
+  'X-Sig',
+  'X-Sig-Key',
+  'X-Signed-By',
 ];
 
 const EXPECTED_VISIBLE = [
@@ -78,6 +106,19 @@ const EXPECTED_VISIBLE = [
   'id',
   'event',
   'oauth_state_hint',
+  // Neighbours of the exact names and prefixes added for issue 21.
+  'passenger',
+  'pass_count',
+  'codec',
+  'zip_code',
+  'X-Code-Version',
+  'pinned',
+  'shipping',
+  'X-Otp-Sent',
+  'bearers',
+  'X-Dsn-Region',
+  'Refresh',
+  'X-Pass-Through',
 ];
 
 test('every name a user expects hidden is hidden, in any case and with -, _ or . between words', () => {
@@ -125,4 +166,17 @@ test('redactDetail hides headers, rawHeaders and query values by the same rule a
   assert.deepEqual({ ...r.query }, { access_token: REDACTED, sig: [REDACTED, REDACTED], page: '2' });
   assert.equal(r.body, d.body, 'the body is shared as received');
   assert.equal(d.rawHeaders[0]![1], 'Bearer a', 'the original is not changed');
+});
+
+test('redactPath hides every non-empty segment after the first and keeps the shape', () => {
+  const cases: [string, string][] = [
+    ['/', '/'],
+    ['/github', '/github'],
+    ['/github/', '/github/'],
+    ['/services/T0/B0/xyz', '/services/[redacted]/[redacted]/[redacted]'],
+    ['/services//B0/', '/services//[redacted]/'],
+    ['//a/b', '//[redacted]/[redacted]'],
+    ['/a/%2e%2e', '/a/[redacted]'],
+  ];
+  for (const [path, shown] of cases) assert.equal(redactPath(path), shown, path);
 });

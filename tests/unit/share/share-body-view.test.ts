@@ -28,7 +28,9 @@ const log = (body: string): LogDetail => ({
 });
 const bodyOf = (html: string): string => /<h2>Body[^]*?<pre>([^]*?)<\/pre>/.exec(html)![1]!;
 const render = (body: string): string =>
-  bodyOf(renderSharePage({ log: log(body), expiresAt: '2026-11-24T10:00:00.000Z', redacted: true }));
+  bodyOf(
+    renderSharePage({ log: log(body), expiresAt: '2026-11-24T10:00:00.000Z', redacted: true, pathRedacted: false }),
+  );
 
 describe('share page body view under the size cap', () => {
   test('ordinary JSON is pretty-printed', () => {
