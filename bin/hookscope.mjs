@@ -15,12 +15,16 @@ const useBuild =
   existsSync(compiled) &&
   !sourcesNewerThan(sources, statSync(compiled).mtimeMs);
 
-let main;
+let cli;
 if (useBuild) {
-  ({ main } = await import(compiled.href));
+  cli = await import(compiled.href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../server/cli/main.ts'));
+  cli = await import('../server/cli/main.ts');
 }
-process.exitCode = await main(process.argv.slice(2));
+// `hookscope logs list | head -1`: a reader that closed early ends a command quietly with 0.
+// A running engine (serve, start) keeps receiving: its log file still gets every line.
+const runsEngine = ['serve', 'start'].includes(process.argv[2] ?? '');
+cli.whenOutputCloses([process.stdout, process.stderr], runsEngine ? () => undefined : () => process.exit(0));
+process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../server/events/event-bus.ts';
+import { markBidiControls } from '../server/support/bidi-controls.ts';
 
 /** A native notification to show: its text and the delivery a click opens. */
 export interface FailureNotice {
@@ -37,7 +38,9 @@ export function failureNotice(event: EngineEvent, ctx: NoticeContext): FailureNo
   const request = `${log.method} to ${log.endpointId}${log.path === '/' ? '' : log.path}`;
   return {
     title: 'Webhook delivery failed',
-    body: why ? `${request}: ${why}` : request,
+    // The path (and a verifier's sentence quoting a header) is the sender's text: a bidi control
+    // would reorder the notification, so it shows as a marker such as ⟨U+202E⟩ instead.
+    body: markBidiControls(why ? `${request}: ${why}` : request),
     logId: log.id,
   };
 }

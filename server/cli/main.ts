@@ -23,6 +23,9 @@ import { registerToken } from './commands/token.ts';
 import { EngineNotRunningError } from './engine-not-running-error.ts';
 import { escapeControls } from './terminal-safe.ts';
 
+// For bin/hookscope.mjs, which loads this module from the build or the sources and nothing else.
+export { whenOutputCloses } from './closed-output.ts';
+
 /** Runs the CLI and resolves to the exit code; errors a user can act on are one line, never a stack. */
 /** What the CLI reaches outside the engine; tests pass their own. */
 export interface CliDeps {

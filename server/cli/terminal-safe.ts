@@ -1,4 +1,5 @@
-import { hasTerminalControls, TERMINAL_CONTROLS } from '../support/control-chars.ts';
+import { BIDI_CONTROLS } from '../support/bidi-controls.ts';
+import { TERMINAL_CONTROLS } from '../support/control-chars.ts';
 
 /**
  * Text that came from a sender (bodies, header values, query values, a replay
@@ -7,27 +8,34 @@ import { hasTerminalControls, TERMINAL_CONTROLS } from '../support/control-chars
  * lets a line overwrite what was printed before it, and the C1 controls
  * (U+0080-U+009F, e.g. U+009B, a one-character CSI) do the same on terminals
  * that honour them. These are the Unicode `Cc` characters; all of them except
- * newline and tab are shown in a visible form on a terminal instead.
+ * newline and tab are shown in a visible form on a terminal instead. So are the
+ * bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C,
+ * see server/support/bidi-controls.ts): a terminal that applies them reorders
+ * the line, so a path or a header value would read as something else.
  *
  * Backslashes are left alone: the escaped form is for reading, not for getting
  * the bytes back (a pipe, `--out` or `--body-only` give the exact bytes).
  */
 
-// DEL and C1 inside JSON strings (JSON.stringify escapes C0 itself).
-const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+/** What escapeControls rewrites: the terminal controls and the bidi controls. */
+const SHOWN_ESCAPED = new RegExp(`${TERMINAL_CONTROLS.source}|${BIDI_CONTROLS.source}`, 'g');
+const ANY_SHOWN_ESCAPED = new RegExp(SHOWN_ESCAPED.source);
+
+// DEL, C1 and the bidi controls inside JSON strings (JSON.stringify escapes C0 itself).
+const JSON_UNESCAPED_CONTROL = new RegExp(`[\\u007f-\\u009f]|${BIDI_CONTROLS.source}`, 'g');
 
 const hex2 = (n: number): string => n.toString(16).padStart(2, '0');
 
 function visible(c: string): string {
   const code = c.charCodeAt(0);
   if (c === '\r') return '\\r';
-  // C0 and DEL as the byte they are; C1 as the code point (in a UTF-8 terminal it was two bytes).
+  // C0 and DEL as the byte they are; C1 and bidi controls as the code point (in UTF-8 they were two or three bytes).
   return code <= 0x7f ? `\\x${hex2(code)}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Every control character except newline and tab in a visible form (`\x1b`, `\r`, `\u009b`). */
+/** Every control character except newline and tab, and every bidi control, in a visible form (`\x1b`, `\r`, `\u009b`, `\u202e`). */
 export function escapeControls(s: string): string {
-  return hasTerminalControls(s) ? s.replace(TERMINAL_CONTROLS, visible) : s;
+  return ANY_SHOWN_ESCAPED.test(s) ? s.replace(SHOWN_ESCAPED, visible) : s;
 }
 
 /** How a command prints sender data: escaped on a terminal, exact into a pipe or file. */
@@ -44,10 +52,10 @@ export function terminalSafe(isTTY: boolean | undefined): SafeText {
 }
 
 /**
- * JSON text with DEL and C1 written as `\u007f`..`\u009f`. Same JSON value
- * (those characters only occur inside strings, where the escape means the
- * same), so `--json` output is exact data and still inert on a terminal;
- * JSON.stringify already escapes C0.
+ * JSON text with DEL and C1 written as `\u007f`..`\u009f`, and the bidi controls
+ * as `\u202e` and the like. Same JSON value (those characters only occur inside
+ * strings, where the escape means the same), so `--json` output is exact data
+ * and still inert on a terminal; JSON.stringify already escapes C0.
  */
 export function jsonWithEscapedControls(json: string): string {
   return json.replace(JSON_UNESCAPED_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import { jsonShape } from '../support/json-shape.ts';
 import { lineDiff } from '../support/line-diff.ts';
 import type { BodyComparison } from './compare-schemas.ts';
 import { diffJson, parseJsonData } from './json-diff.ts';
@@ -7,10 +8,14 @@ import { diffJson, parseJsonData } from './json-diff.ts';
 /**
  * Bounds that keep a comparison from stalling the engine's event loop (the
  * receiver shares it): parsing is cheap up to a few MiB, Myers' line diff grows
- * with the lines times the edits, so text gets the tighter bounds.
+ * with the lines times the edits, so text gets the tighter bounds. The structural
+ * walk recurses once per level (and so does JSON.parse with a reviver), while a
+ * sender may nest `[[[...]]]` 100,000 deep: deeper than maxJsonDepth is compared
+ * as text, decided by a scan before any recursion starts.
  */
 export const BODY_DIFF_LIMITS = {
   maxJsonBytes: 1024 * 1024,
+  maxJsonDepth: 256,
   maxJsonChanges: 500,
   maxTextBytes: 256 * 1024,
   maxEditLines: 1000,
@@ -22,6 +27,9 @@ interface Body {
 }
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+const shallow = (text: string): boolean =>
+  jsonShape(text, BODY_DIFF_LIMITS.maxJsonDepth).depth <= BODY_DIFF_LIMITS.maxJsonDepth;
 
 /** b's stored body compared with a's: JSON-aware when both parse, else by line, and binary by size and hash. */
 export function diffBodies(a: Body, b: Body): BodyComparison {
@@ -41,18 +49,13 @@ export function diffBodies(a: Body, b: Body): BodyComparison {
   const left = a.bytes.toString('utf8');
   const right = b.bytes.toString('utf8');
 
-  if (larger <= L.maxJsonBytes) {
+  if (larger <= L.maxJsonBytes && shallow(left) && shallow(right)) {
     const ja = parseJsonData(left);
     const jb = parseJsonData(right);
     if (ja.ok && jb.ok) {
       if (!changed) return { ...base, format: 'json' };
-      try {
-        const { changes, complete } = diffJson(ja.value, jb.value, L.maxJsonChanges);
-        return { ...base, format: 'json', json: changes, limited: complete ? null : 'too_many_changes' };
-      } catch (e) {
-        // Nesting deeper than the stack allows (JSON.parse goes deeper than a recursive walk): compare as text.
-        if (!(e instanceof RangeError)) throw e;
-      }
+      const { changes, complete } = diffJson(ja.value, jb.value, L.maxJsonChanges);
+      return { ...base, format: 'json', json: changes, limited: complete ? null : 'too_many_changes' };
     }
   }
   if (!changed) return { ...base, format: 'text' };

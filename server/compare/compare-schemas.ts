@@ -70,7 +70,7 @@ export const ComparisonSchema = z
       changed: z.boolean().meta({ description: 'The stored bytes differ (JSON that differs only in spacing too).' }),
       format: z.enum(BODY_FORMATS).meta({
         description:
-          'json: both parse as JSON, see `json`; text: valid UTF-8, see `patch` and `changes`; binary: either is not UTF-8, compared by size and SHA-256 only.',
+          'json: both parse as JSON and nest at most 256 levels deep, see `json`; text: valid UTF-8 (deeper JSON too), see `patch` and `changes`; binary: either is not UTF-8, compared by size and SHA-256 only.',
       }),
       sizes: z.strictObject({ a: z.number(), b: z.number() }).meta({ description: 'Stored bytes.' }),
       sha256: z

@@ -12,11 +12,14 @@ import {
 const ENGINE_DIRS = ['store', 'logs'];
 
 /**
- * Files the engine writes at the top of the data directory, with their temp
- * files and lock claims (`runtime.json.tmp`, `engine.lock.<gen>.next`, ...).
- * Anything else there (a hand-written config.json, a user's notes) is left alone.
+ * Files the engine writes or reads at the top of the data directory, with their
+ * temp files and lock claims (`runtime.json.<random>.tmp`, `engine.lock.<gen>.next`,
+ * ...). config.json is one of them even when a user wrote it by hand: it may hold
+ * the LLM's API key. Anything else there (a user's notes) is left alone, and a
+ * symlinked config.json is not followed (its target is the user's own file
+ * elsewhere; the Settings screen replaces that target with a 0600 file).
  */
-const ENGINE_FILE = /^(signing-key|tunnel\.json|runtime\.json|engine\.lock)(\..+)?$/;
+const ENGINE_FILE = /^(signing-key|tunnel\.json|runtime\.json|engine\.lock|config\.json)(\..+)?$/;
 
 /**
  * Makes the data directory private: creates it 0700 if missing, sets it and the

@@ -1,11 +1,27 @@
 import { isUtf8 } from 'node:buffer';
 import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
+import { jsonShape } from '../support/json-shape.ts';
 import { lineDiff, parseJson } from '../support/line-diff.ts';
 import type { ReplayDiff } from './replay-schemas.ts';
 import type { StoredReplay } from './replay-types.ts';
 
 type ReplaySide = ReplayDiff['a'];
+
+/**
+ * When a JSON answer is pretty-printed before diffing. JSON.parse is iterative,
+ * but JSON.stringify recurses (about 10,000 levels overflow the stack) and every
+ * level indents each line below it: `[[[...]]]` 3,000 deep is 6 KB and prints to
+ * 18 MB. A target answers what it likes, so deeper or larger-when-printed answers
+ * are diffed as the text they are (format `text`), decided by a scan that never recurses.
+ */
+const PRETTY_LIMITS = { maxDepth: 256, maxCharsPerByte: 4, minMaxChars: 1024 * 1024 } as const;
+
+function prettyIsCheap(text: string): boolean {
+  const shape = jsonShape(text, PRETTY_LIMITS.maxDepth);
+  const maxChars = Math.max(PRETTY_LIMITS.maxCharsPerByte * text.length, PRETTY_LIMITS.minMaxChars);
+  return shape.depth <= PRETTY_LIMITS.maxDepth && shape.prettyChars <= maxChars;
+}
 
 /** Status, header and body differences of two responses (b compared with a). */
 export function diffReplays(a: StoredReplay, b: StoredReplay): ReplayDiff {
@@ -64,8 +80,8 @@ function diffBodies(a: StoredReplay, b: StoredReplay): ReplayDiff['body'] {
   }
   let left = a.responseBody.toString('utf8');
   let right = b.responseBody.toString('utf8');
-  const ja = parseJson(left);
-  const jb = parseJson(right);
+  const ja = prettyIsCheap(left) ? parseJson(left) : { ok: false as const };
+  const jb = prettyIsCheap(right) ? parseJson(right) : { ok: false as const };
   const json = ja.ok && jb.ok;
   if (json) {
     // Pretty-printed so a one-line JSON body diffs by member, not as one changed line.

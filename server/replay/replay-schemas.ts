@@ -168,7 +168,8 @@ export const DiffSchema = z.strictObject({
   body: z.strictObject({
     changed: z.boolean(),
     format: z.enum(['json', 'text', 'binary']).meta({
-      description: 'json: both bodies parsed and were pretty-printed before diffing; binary: compared as bytes only.',
+      description:
+        'json: both bodies parsed, nest at most 256 levels, and were pretty-printed before diffing; text: otherwise (deeper JSON too); binary: compared as bytes only.',
     }),
     patch: z.string().meta({ description: 'Unified diff (empty when unchanged or binary).' }),
     changes: z.array(

@@ -1,7 +1,7 @@
-import { open, realpath, rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ConflictError } from '../errors/app-errors.ts';
-import { openPrivateFile } from '../support/private-files.ts';
+import { writePrivateFileAtomic } from '../support/private-files.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
 
 export const CONFIG_FILE = 'config.json';
@@ -10,9 +10,10 @@ export type JsonObject = Record<string, unknown>;
 
 /**
  * `<dataDir>/config.json` as the Settings screen edits it: read whole, changed
- * key by key by the caller, written back atomically (a temp file beside it,
- * fsync'ed, renamed over it, then the directory fsync'ed), so a crash leaves
- * either the old file or the new one, never half of one. A file that is not a
+ * key by key by the caller, written back atomically as a 0600 file (a temp file
+ * of its own beside it, fsync'ed, renamed over it, then the directory fsync'ed:
+ * writePrivateFileAtomic), so a crash leaves either the old file or the new one,
+ * never half of one; it may hold the LLM's API key. A file that is not a
  * JSON object, or cannot be read, is reported and never overwritten: it holds
  * the user's own edits, which a save must not destroy.
  */
@@ -51,19 +52,7 @@ export class ConfigFile {
   /** Replaces the file with `content`; a symlinked config.json keeps its link and its target is replaced. */
   async write(content: JsonObject): Promise<void> {
     const target = await realpath(this.path).catch(() => this.path);
-    const temp = `${target}.${process.pid}.tmp`;
-    const handle = await openPrivateFile(temp, 'w');
-    try {
-      await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`);
-      await handle.sync();
-    } catch (e) {
-      await handle.close();
-      await unlink(temp).catch(() => undefined);
-      throw e;
-    }
-    await handle.close();
-    await rename(temp, target);
-    await syncDirectory(dirname(target));
+    await writePrivateFileAtomic(target, `${JSON.stringify(content, null, 2)}\n`);
   }
 }
 
@@ -73,21 +62,4 @@ function invalid(path: string, why: string): ConflictError {
     'CONFIG_FILE_INVALID',
     { path },
   );
-}
-
-/** Makes the rename itself durable; not possible on every platform (Windows cannot open a directory), where it is skipped. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-  } catch {
-    return;
-  }
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is still atomic.
-  } finally {
-    await handle.close();
-  }
 }

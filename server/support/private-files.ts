@@ -1,5 +1,7 @@
 import { closeSync, fchmodSync, openSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { cryptoRandom, type Random } from './random.ts';
 
 /**
  * Everything the engine keeps in its data directory is private to the user:
@@ -78,8 +80,53 @@ export async function writePrivateFile(path: string, data: string | Uint8Array, 
   }
 }
 
-/** Writes `text` to `path` as 0600 through a temp file and a rename, so a reader never sees half a file. */
-export async function writePrivateFileAtomic(path: string, text: string): Promise<void> {
-  await writePrivateFile(`${path}.tmp`, text);
-  await rename(`${path}.tmp`, path);
+/**
+ * Replaces `path` with `data` as a 0600 file, atomically and durably: the bytes go
+ * to a temp file of this write's own beside it (a random name, created with O_EXCL,
+ * so two writes of the same file at once never share a temp file and a file or
+ * link planted under the name is never written through), are fsync'ed, and the
+ * temp file is renamed over `path`, so a reader or a crash sees the old file or
+ * the new one, never half of one. The directory is then fsync'ed so the rename
+ * itself survives a power loss, where the platform allows. On failure the temp
+ * file is removed and `path` is left as it was. Every private file written whole
+ * (runtime.json, tunnel.json, config.json, the desktop app's files) goes through here.
+ */
+export async function writePrivateFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  random: Random = cryptoRandom,
+): Promise<void> {
+  const temp = `${path}.${random.bytes(6).toString('hex')}.tmp`;
+  let handle: FileHandle | null = await open(temp, 'wx', PRIVATE_FILE_MODE);
+  try {
+    if (POSIX_MODES) await handle.chmod(PRIVATE_FILE_MODE);
+    await handle.writeFile(data);
+    await handle.sync();
+    const closing = handle;
+    handle = null;
+    await closing.close();
+    await rename(temp, path);
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Makes a rename in `dir` durable. Windows cannot open a directory, and some file systems refuse the fsync: the rename is still atomic there. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    await handle.sync();
+  } catch {
+    // EINVAL or EPERM from a file system without directory fsync: nothing more can be done.
+  } finally {
+    await handle.close();
+  }
 }

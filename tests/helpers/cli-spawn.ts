@@ -65,3 +65,35 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): LiveCli {
     });
   return { child, stdout: () => out.stdout, stderr: () => out.stderr, waitFor, exited };
 }
+
+export interface FirstLineRun {
+  /** The first line of stdout, without its newline. */
+  firstLine: string;
+  stderr: string;
+  code: number | null;
+}
+
+/**
+ * Runs `hookscope <args>` with stdout read by a reader that closes the pipe once
+ * it has the first line, as `hookscope ... | head -1` does: what the CLI writes
+ * after that meets a closed pipe (EPIPE).
+ */
+export function runCliFirstLine(args: string[], env: NodeJS.ProcessEnv = {}): Promise<FirstLineRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
+    let out = '';
+    let firstLine: string | null = null;
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const end = out.indexOf('\n');
+      if (firstLine === null && end !== -1) {
+        firstLine = out.slice(0, end);
+        child.stdout.destroy();
+      }
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ firstLine: firstLine ?? out, stderr, code }));
+  });
+}

@@ -101,4 +101,47 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
       process.umask(umask);
     }
   });
+
+  test('a config.json written by hand is made 0600 at start, and stays so when the Settings screen saves it', async () => {
+    const dir = await makeTempDir('hookscope-perm-config-');
+    dirs.push(dir);
+    const umask = process.umask(0o022);
+    try {
+      const path = join(dir, 'config.json');
+      // Written by hand with the usual 0644, holding a secret.
+      await writeFile(
+        path,
+        JSON.stringify({
+          remediation: { llm: { url: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'sk-hand-written' } },
+        }),
+      );
+      await chmod(path, 0o644);
+      const notices: string[] = [];
+      const t = await startTestEngine({}, { onNotice: (m) => notices.push(m) }, dir);
+      try {
+        assert.equal((await lstat(path)).mode & 0o777, 0o600);
+        assert.ok(
+          notices.some((n) => n.includes('config.json (0644 -> 0600)')),
+          notices.join('\n'),
+        );
+
+        const saved = await t.api('PATCH', '/api/settings', { body: { retention: { maxLogsPerAccount: 42 } } });
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+        assert.equal((await lstat(path)).mode & 0o777, 0o600);
+        assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), {
+          remediation: { llm: { url: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'sk-hand-written' } },
+          retention: { maxLogsPerAccount: 42 },
+        });
+        assert.deepEqual(
+          (await readdir(dir)).filter((f) => f.startsWith('config.json')),
+          ['config.json'],
+          'no temp file left',
+        );
+      } finally {
+        await t.stop();
+      }
+    } finally {
+      process.umask(umask);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { LogDetail } from '../api/client.ts';
 import { createAppStores, StoresContext } from '../stores/app-stores.ts';
 import { BodyView } from './body-view.tsx';
@@ -47,5 +47,42 @@ describe('BodyView', () => {
     expect(screen.getByRole('radio', { name: 'Hex' })).toBeChecked();
     expect(screen.queryByRole('radio', { name: 'Pretty' })).toBeNull();
     expect(screen.getByText(/^00000000 00 01 41 +\.\.A$/)).toBeInTheDocument();
+  });
+
+  test('a JSON body 3,000 levels deep is not given to the tree: the view says why and shows the raw text', () => {
+    const body = `${'['.repeat(3000)}"deep"${']'.repeat(3000)}`;
+    const { container } = show({ contentType: 'application/json', body });
+    expect(screen.queryByRole('tree')).toBeNull();
+    expect(screen.queryByRole('radio', { name: 'JSON' })).toBeNull();
+    expect(screen.queryByRole('radio', { name: 'Pretty' })).toBeNull();
+    expect(screen.getByRole('radio', { name: 'Raw' })).toBeChecked();
+    expect(
+      screen.getByText(
+        'This JSON is nested more than 100 levels deep, more than the tree shows: here is its raw text.',
+      ),
+    ).toBeInTheDocument();
+    expect(container.querySelector('pre.code')?.textContent).toBe(body);
+  });
+
+  test('bidi controls in the raw, pretty, form and tree views are visible markers; Download keeps the exact bytes', async () => {
+    const body = '{"file":"invoice_\u202Efdp.exe"}';
+    show({ contentType: 'application/json', body });
+    expect(screen.getByRole('tree')).toHaveTextContent('invoice_⟨U+202E⟩fdp.exe');
+    fireEvent.click(screen.getByRole('radio', { name: 'Raw' }));
+    const mark = screen.getByTitle(/^U\+202E RIGHT-TO-LEFT OVERRIDE: /);
+    expect(mark.textContent).toBe('⟨U+202E⟩');
+    expect(mark.parentElement?.textContent).toBe('{"file":"invoice_⟨U+202E⟩fdp.exe"}');
+    fireEvent.click(screen.getByRole('radio', { name: 'Pretty' }));
+    expect(screen.getByTitle(/^U\+202E /).parentElement?.textContent).toBe('{\n  "file": "invoice_⟨U+202E⟩fdp.exe"\n}');
+
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => (blobs.push(b as Blob), 'blob:x'));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+    expect(new TextDecoder().decode(await blobs[0]!.arrayBuffer())).toBe(body);
+
+    cleanup();
+    show({ contentType: 'application/x-www-form-urlencoded', body: 'to=%E2%80%AEtxt.exe' });
+    expect(screen.getByRole('rowheader', { name: 'to' }).nextSibling).toHaveTextContent('⟨U+202E⟩txt.exe');
   });
 });

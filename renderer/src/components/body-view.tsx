@@ -3,7 +3,16 @@ import { allExpanded, darkStyles, defaultStyles, JsonView } from 'react-json-vie
 import 'react-json-view-lite/dist/index.css';
 import type { LogDetail } from '../api/client.ts';
 import { downloadBytes } from '../lib/download.ts';
-import { bodyBytes, bodyViewsFor, formFields, hexLines, type BodyViewKind } from '../lib/body-view.ts';
+import {
+  bodyBytes,
+  bodyViewsFor,
+  formFields,
+  hexLines,
+  MAX_TREE_DEPTH,
+  treeData,
+  type BodyViewKind,
+} from '../lib/body-view.ts';
+import { SenderText } from './sender-text.tsx';
 import { useIsDark } from './use-theme.ts';
 
 const LABELS: Record<BodyViewKind, string> = {
@@ -70,19 +79,28 @@ export function BodyView({ detail }: { detail: LogDetail }) {
         </button>
       </div>
       {detail.truncated && <p className="hint">Stored truncated: the body was larger than the size limit.</p>}
+      {views.tooDeep && (
+        <p className="hint">
+          This JSON is nested more than {MAX_TREE_DEPTH} levels deep, more than the tree shows: here is its raw text.
+        </p>
+      )}
       {detail.body === '' ? (
         <p className="empty">No body.</p>
       ) : view === 'json' ? (
         <div className="json-tree">
-          <JsonView data={JSON.parse(detail.body) as object} shouldExpandNode={allExpanded} style={treeStyles(dark)} />
+          <JsonView data={treeData(detail.body)} shouldExpandNode={allExpanded} style={treeStyles(dark)} />
         </div>
       ) : view === 'form' ? (
         <table className="kv">
           <tbody>
             {formFields(detail.body).map(([k, v], i) => (
               <tr key={i}>
-                <th scope="row">{k}</th>
-                <td>{v}</td>
+                <th scope="row">
+                  <SenderText text={k} />
+                </th>
+                <td>
+                  <SenderText text={v} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -90,7 +108,9 @@ export function BodyView({ detail }: { detail: LogDetail }) {
       ) : view === 'hex' ? (
         <pre className="code">{hexLines(bodyBytes(detail.body, detail.bodyEncoding)).join('\n')}</pre>
       ) : (
-        <pre className="code">{view === 'text' ? pretty(detail.body) : detail.body}</pre>
+        <pre className="code">
+          <SenderText text={view === 'text' ? pretty(detail.body) : detail.body} />
+        </pre>
       )}
     </section>
   );

@@ -48,4 +48,22 @@ describe('a delivery row', () => {
     expect(container.querySelector('.event-type')).toBe(null);
     expect(screen.getByRole('button').textContent).toBe('POST/hooksVerified (stripe)1.2 KB5 s ago');
   });
+
+  test('bidi controls in the path, query and event type show as markers, so the row reads as sent', () => {
+    render(
+      <DeliveryRow
+        log={{ ...log('invoice\u202E.paid'), path: '/files/\u2067abc\u2069', query: { to: '\u202Etxt.exe' } }}
+        selected={false}
+        checked={false}
+        now={Date.parse('2025-03-01T12:00:05.000Z')}
+        onOpen={() => {}}
+        onCheck={() => {}}
+      />,
+    );
+    expect(screen.getByRole('button').textContent).toBe(
+      'POST/files/⟨U+2067⟩abc⟨U+2069⟩?to=⟨U+202E⟩txt.exeVerified (stripe)1.2 KB5 s agoinvoice⟨U+202E⟩.paid',
+    );
+    expect(screen.getAllByTitle(/^U\+2067 RIGHT-TO-LEFT ISOLATE: /)).toHaveLength(1);
+    expect(document.querySelector('.event-type')?.getAttribute('title')).toBe('Event type: invoice⟨U+202E⟩.paid');
+  });
 });

@@ -1,6 +1,8 @@
 import type { LogSummary } from '../api/client.ts';
 import { formatBytes, queryText, verdict } from '../lib/format.ts';
 import { exactTime, relativeTime } from '../lib/relative-time.ts';
+import { markBidiControls } from '../../../server/support/bidi-controls.ts';
+import { SenderText } from './sender-text.tsx';
 
 export interface DeliveryRowProps {
   log: LogSummary;
@@ -41,8 +43,7 @@ export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: De
           )}
           <span className="method">{log.method}</span>
           <span className="path">
-            {log.path}
-            {queryText(log.query)}
+            <SenderText text={`${log.path}${queryText(log.query)}`} />
           </span>
         </span>
         <span className="row-line row-meta">
@@ -63,8 +64,8 @@ export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: De
 /** The event a delivery names (`checkout.session.completed`), cut short when the pane is narrow; the title has it whole. */
 export function EventType({ name }: { name: string }) {
   return (
-    <span className="event-type" title={`Event type: ${name}`}>
-      {name}
+    <span className="event-type" title={`Event type: ${markBidiControls(name)}`}>
+      <SenderText text={name} />
     </span>
   );
 }

@@ -9,6 +9,7 @@ import { EventType } from './delivery-row.tsx';
 import { DetailActions } from './detail-actions.tsx';
 import { ExplainPanel } from './explain-panel.tsx';
 import { ReplayPanel } from './replay-panel.tsx';
+import { SenderText } from './sender-text.tsx';
 import { SharePanel } from './share-panel.tsx';
 
 function Verification({ detail }: { detail: LogDetail }) {
@@ -17,7 +18,12 @@ function Verification({ detail }: { detail: LogDetail }) {
   return (
     <div className={cls} role={v.result === 'invalid' ? 'alert' : undefined}>
       <strong>{verdict(v)}</strong>
-      {v.detail && <p>{v.detail}</p>}
+      {/* The verifier's sentence can quote a header the sender chose. */}
+      {v.detail && (
+        <p>
+          <SenderText text={v.detail} />
+        </p>
+      )}
       {v.matchedSecret === 'previous' && <p>Matched the previous secret (still in its grace period).</p>}
     </div>
   );
@@ -46,14 +52,13 @@ export function DetailPane() {
   return (
     <section className="pane detail-pane" aria-label="Delivery" tabIndex={-1}>
       <h2 className="request-line">
-        <span className="method">{detail.method}</span> {detail.path}
-        {queryText(detail.query)}
+        <span className="method">{detail.method}</span> <SenderText text={`${detail.path}${queryText(detail.query)}`} />
       </h2>
       <p className="meta">
         {detail.eventType !== null && <EventType name={detail.eventType} />}
         {detail.eventType !== null && ' '}
-        {exactTime(detail.receivedAt)} · {formatBytes(detail.size)} · {detail.contentType ?? 'no content type'} ·{' '}
-        {detail.sourceIp ?? 'unknown source'}
+        {exactTime(detail.receivedAt)} · {formatBytes(detail.size)} ·{' '}
+        <SenderText text={detail.contentType ?? 'no content type'} /> · {detail.sourceIp ?? 'unknown source'}
       </p>
       <Verification detail={detail} />
       <DetailActions detail={detail} />
@@ -68,9 +73,14 @@ export function DetailPane() {
           <tbody>
             {detail.rawHeaders.map(([name, value], i) => (
               <tr key={i}>
-                <th scope="row">{name}</th>
+                <th scope="row">
+                  <SenderText text={name} />
+                </th>
                 <td>
-                  <span className="header-value">{value}</span>
+                  <span className="header-value">
+                    <SenderText text={value} />
+                  </span>
+                  {/* The exact value, controls included: copying is for reuse, not for reading. */}
                   <CopyButton text={value} label={`Copy ${name}`} short="Copy" className="tiny" />
                 </td>
               </tr>
@@ -86,8 +96,12 @@ export function DetailPane() {
               {Object.entries(detail.query).flatMap(([k, v]) =>
                 (Array.isArray(v) ? v : [v]).map((one, i) => (
                   <tr key={`${k}-${i}`}>
-                    <th scope="row">{k}</th>
-                    <td>{one}</td>
+                    <th scope="row">
+                      <SenderText text={k} />
+                    </th>
+                    <td>
+                      <SenderText text={one} />
+                    </td>
                   </tr>
                 )),
               )}

@@ -52,3 +52,27 @@ test('JSON output keeps its value and loses the raw DEL and C1 characters', () =
   assert.ok(json.includes('a\\u001b\\u007f\\u009b\\u0085z'), json);
   assert.deepEqual(JSON.parse(json), value);
 });
+
+const BIDI_CODES = [0x061c, 0x200e, 0x200f, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)];
+
+test('every bidi control is shown as its code point, and nothing around it changes', () => {
+  for (const code of BIDI_CODES) {
+    assert.equal(
+      escapeControls(`a${String.fromCharCode(code)}b`),
+      `a\\u${code.toString(16).padStart(4, '0')}b`,
+      `U+${code.toString(16)}`,
+    );
+  }
+  // Neighbours of the ranges, and right-to-left text itself, are not controls.
+  const text = 'a\u200d\u2029\u202f\u2065\u206a שלום مرحبا';
+  assert.equal(escapeControls(text), text);
+  assert.equal(escapeControls('invoice_\u202Efdp.exe\x1b'), 'invoice_\\u202efdp.exe\\x1b');
+});
+
+test('JSON output writes the bidi controls as JSON escapes and keeps its value', () => {
+  const value = { file: 'invoice_\u202Efdp.exe', ['k\u2066']: String.fromCharCode(...BIDI_CODES) };
+  const json = jsonWithEscapedControls(JSON.stringify(value));
+  assert.doesNotMatch(json, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+  assert.ok(json.includes('"invoice_\\u202efdp.exe"'), json);
+  assert.deepEqual(JSON.parse(json), value);
+});

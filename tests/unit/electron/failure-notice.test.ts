@@ -82,4 +82,21 @@ describe('the failed-delivery notification', () => {
     assert.equal(failureNotice(created(log()), { ...away, lastShownAt: last + 1 }), null);
     assert.equal(failureNotice(created(log()), { ...away, lastShownAt: last })?.logId, 'log_01');
   });
+
+  test('bidi controls in the path or the reason show as markers, so the text reads as it was sent', () => {
+    const spoof = log({
+      path: '/invoice_\u202Efdp.exe',
+      verification: {
+        scheme: 'hmac_sha256',
+        result: 'invalid',
+        reason: 'no_matching_signature',
+        detail: 'The header X-Sig holds "\u2067abc\u2069".',
+        matchedSecret: null,
+      },
+    });
+    assert.equal(
+      failureNotice(created(spoof), away)?.body,
+      'POST to ep_1/invoice_⟨U+202E⟩fdp.exe: The header X-Sig holds "⟨U+2067⟩abc⟨U+2069⟩".',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from '../../helpers/node-test.ts';
 import { describeModeChanges, tightenDataDir } from '../../../server/engine/data-dir-permissions.ts';
@@ -39,6 +39,9 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
       'tunnel.json',
       'engine.lock',
       'engine.lock.0a1b.next',
+      // Written by hand or by the Settings screen, it may hold the LLM's API key.
+      'config.json',
+      'config.json.0a1b2c3d4e5f.tmp',
       'store/journal-000001.log',
       'store/hookscope.db',
       'store/hookscope.db.tmp',
@@ -46,8 +49,7 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
       'logs/engine.log',
     ];
     for (const f of engineFiles) await looseFile(join(dir, f));
-    // Not the engine's: a hand-written config and the user's own file stay as they are.
-    await looseFile(join(dir, 'config.json'), '{}');
+    // Not the engine's: the user's own file stays as it is.
     await looseFile(join(dir, 'notes.txt'));
     // Already private: not reported.
     await writeFile(join(dir, 'store', 'journal-000002.log'), '', { mode: 0o600 });
@@ -59,7 +61,6 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
     for (const d of expectedDirs) assert.equal(await modeOf(join(dir, d)), 0o700, `${d || '.'} is 0700`);
     for (const f of [...engineFiles, 'store/journal-000002.log'])
       assert.equal(await modeOf(join(dir, f)), 0o600, `${f} is 0600`);
-    assert.equal(await modeOf(join(dir, 'config.json')), 0o644);
     assert.equal(await modeOf(join(dir, 'notes.txt')), 0o644);
 
     const reported = changes.map((c) => [c.path.slice(dir.length + 1), c.from, c.to] as const).sort();
@@ -70,6 +71,17 @@ describe('data directory permissions', { skip: !posix && 'POSIX modes only' }, (
     assert.deepEqual(reported, expected);
 
     assert.deepEqual(await tightenDataDir(dir), [], 'a second run has nothing to change');
+  });
+
+  test("a symlinked config.json is not followed: its target is the user's own file elsewhere", async () => {
+    const dir = await tempDir();
+    const elsewhere = await tempDir();
+    const target = join(elsewhere, 'hookscope.json');
+    await looseFile(target, '{}');
+    await symlink(target, join(dir, 'config.json'));
+    await chmod(dir, 0o700);
+    assert.deepEqual(await tightenDataDir(dir), []);
+    assert.equal(await modeOf(target), 0o644);
   });
 
   test('describes the changes in one line naming each entry with its old and new mode', () => {
