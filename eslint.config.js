@@ -106,11 +106,11 @@ export default tseslint.config(
   },
   { files: ['tests/helpers/node-test.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
-    // The Electron shell: only main.ts and the preload use Electron at run time. Every other
+    // The Electron shell: only main.ts uses Electron at run time. Every other
     // file takes its types only, so tests import them under plain Node (loading the electron
     // package would start a download of its binary).
-    files: ['electron/**/*.ts', 'electron/**/*.cts'],
-    ignores: ['electron/main.ts', 'electron/preload.cts'],
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -119,17 +119,12 @@ export default tseslint.config(
             {
               name: 'electron',
               allowTypeImports: true,
-              message: 'Only electron/main.ts and electron/preload.cts load Electron; take its types here.',
+              message: 'Only electron/main.ts loads Electron; take its types here.',
             },
           ],
         },
       ],
     },
-  },
-  {
-    // A sandboxed preload is a CommonJS script: `import x = require()` is how TypeScript writes one.
-    files: ['electron/**/*.cts'],
-    rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] },
   },
   {
     // The shared API client runs in the browser too (the renderer): web APIs only, and

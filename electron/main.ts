@@ -2,8 +2,7 @@
 // (server/) does the work, the renderer is the same UI `hookscope serve` serves,
 // and every decision made here is a plain function in a file of its own, tested
 // without Electron (tests/unit/electron/). This file only wires them to Electron.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   app,
   BrowserWindow,
@@ -20,11 +19,13 @@ import {
 import { accountIdFor, LOCAL_ACCOUNT } from '../server/auth/account-id.ts';
 import { startEngine, type Engine } from '../server/engine/engine.ts';
 import { appRoot } from '../server/support/app-root.ts';
+import { openEngineLog, type EngineLog, type Logger } from '../server/support/logger.ts';
 import { appOrigin, deliveryPage, signInPage } from './app-origin.ts';
 import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from './desktop-settings.ts';
 import { desktopEngineConfig } from './engine-config.ts';
 import { failureNotice } from './failure-notice.ts';
 import { closeAction, gracefulQuit, revealWindow } from './graceful-quit.ts';
+import { exitOnMainProcessFaults } from './main-process-faults.ts';
 import { navigationGuard, windowOpenHandler } from './navigation.ts';
 import { denyDevices, permissionCheckHandler, permissionRequestHandler } from './permissions.ts';
 import { requestFilter } from './request-filter.ts';
@@ -32,7 +33,6 @@ import { trayMenuTemplate, trayTooltip } from './tray-menu.ts';
 import { secureWebPreferences } from './web-preferences.ts';
 import { placeWindow, readWindowState, writeWindowState, type WindowState } from './window-state.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const icons = join(appRoot(import.meta.url), 'electron', 'icons');
 
 app.setName('Hookscope');
@@ -47,9 +47,34 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
+/**
+ * The engine's log is opened first and is the main process's log too: its own
+ * warnings, and any error no code caught, go there (the app has no console
+ * anyone reads). A start that fails after it is logged, and the log flushed,
+ * before the error box.
+ */
 async function run(): Promise<void> {
   const config = await desktopEngineConfig(process.env);
-  const engine = await startEngine(config);
+  const log = await openEngineLog({ dataDir: config.dataDir });
+  exitOnMainProcessFaults(process, log, {
+    showError: (title, content) => dialog.showErrorBox(title, content),
+    exit: (code) => app.exit(code),
+  });
+  const logger = log.logger.child({ source: 'desktop' });
+  let engine: Engine | null = null;
+  try {
+    engine = await startEngine(config, { logger: log.logger });
+    await wire(engine, log, logger);
+  } catch (err) {
+    logger.error({ err }, 'the desktop app did not start');
+    await engine?.stop().catch((e: unknown) => logger.error({ err: e }, 'stopping failed'));
+    await log.close();
+    throw err;
+  }
+}
+
+/** Everything around the running engine: session rules, the window, the tray, notifications, quit. */
+async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<void> {
   const origin = appOrigin({
     apiUrl: engine.apiUrl,
     devRendererUrl: process.env.HOOKSCOPE_RENDERER_URL,
@@ -65,13 +90,13 @@ async function run(): Promise<void> {
   ses.setDevicePermissionHandler(denyDevices);
   ses.webRequest.onBeforeRequest(requestFilter(origin));
 
-  const win = await openWindow(engine, origin);
+  const win = await openWindow(engine, origin, logger);
   let tray: Tray | null = null;
   try {
     tray = new Tray(nativeImage.createFromPath(join(icons, 'tray.png')));
   } catch (err) {
     // Some Linux desktops have no tray; the window then quits the app when closed.
-    console.error(`hookscope: no tray icon (${err instanceof Error ? err.message : String(err)})`);
+    logger.warn({ err }, 'no tray icon');
   }
   const show = (): void => revealWindow(win);
 
@@ -80,7 +105,7 @@ async function run(): Promise<void> {
       event.preventDefault();
       win.hide();
     }
-    void saveWindowState(engine.dataDir, win);
+    void saveWindowState(engine.dataDir, win, logger);
   });
   app.on('second-instance', show);
   app.on('activate', show);
@@ -95,12 +120,18 @@ async function run(): Promise<void> {
       Menu.buildFromTemplate(
         trayMenuTemplate(tunnel, settings, {
           copyPublicUrl: (url) => {
-            clipboard.writeText(url).catch((err: unknown) => console.error(`hookscope: copy failed: ${String(err)}`));
+            clipboard.writeText(url).catch((err: unknown) => logger.warn({ err }, 'copying the public URL failed'));
           },
           open: show,
+          signIn: () => {
+            win
+              .loadURL(signInPage(engine.signInUrl(), origin))
+              .catch((err: unknown) => logger.warn({ err }, 'the sign-in page did not load'));
+            show();
+          },
           setNotify: (on) => {
             settings = { ...settings, notifyOnFailedDelivery: on };
-            void saveSettings(engine.dataDir, settings);
+            void saveSettings(engine.dataDir, settings, logger);
             refreshTray();
           },
           quit: () => app.quit(),
@@ -128,14 +159,16 @@ async function run(): Promise<void> {
     const n = new Notification({ title: notice.title, body: notice.body });
     shown.add(n);
     n.on('click', () => {
-      void win.loadURL(deliveryPage(origin, notice.logId));
+      win
+        .loadURL(deliveryPage(origin, notice.logId))
+        .catch((err: unknown) => logger.warn({ err }, 'the delivery did not open'));
       show();
     });
     n.on('close', () => shown.delete(n));
     n.show();
   });
 
-  // Quit: the window state, then the engine (listeners, a store checkpoint, the tunnel closed).
+  // Quit: the window state, then the engine (listeners, a store checkpoint, the tunnel closed), then its log.
   app.on(
     'before-quit',
     gracefulQuit({
@@ -143,12 +176,12 @@ async function run(): Promise<void> {
         quitting = true;
         stopNotices();
         stopTray();
-        await saveWindowState(engine.dataDir, win);
+        await saveWindowState(engine.dataDir, win, logger);
         await engine.stop();
       },
-      quit: () => app.quit(),
-      onError: (err) =>
-        console.error(`hookscope: stopping failed: ${err instanceof Error ? err.message : String(err)}`),
+      // Closed after a failed stop is logged, so that line is written too.
+      quit: () => void log.close().finally(() => app.quit()),
+      onError: (err) => logger.error({ err }, 'stopping failed'),
     }),
   );
   // `npm start` forwards Ctrl+C; without this the process would end without a checkpoint.
@@ -157,7 +190,7 @@ async function run(): Promise<void> {
 }
 
 /** The one window: remembered place, hardened web preferences, signed in through a one-time link. */
-async function openWindow(engine: Engine, origin: string): Promise<BrowserWindow> {
+async function openWindow(engine: Engine, origin: string, logger: Logger): Promise<BrowserWindow> {
   const primary = screen.getPrimaryDisplay();
   const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)];
   const place = placeWindow(
@@ -173,10 +206,15 @@ async function openWindow(engine: Engine, origin: string): Promise<BrowserWindow
     title: 'Hookscope',
     icon: join(icons, 'icon.png'),
     show: false,
-    webPreferences: secureWebPreferences(join(here, 'preload.cjs')),
+    webPreferences: secureWebPreferences(),
   });
   win.removeMenu();
-  const guard = { origin, openExternal: (url: string) => void shell.openExternal(url) };
+  const guard = {
+    origin,
+    // Rejects when no browser takes the link (e.g. no xdg-open handler): said in the log, the app carries on.
+    openExternal: (url: string) =>
+      void shell.openExternal(url).catch((err: unknown) => logger.warn({ err }, 'the link did not open in a browser')),
+  };
   win.webContents.on('will-navigate', navigationGuard(guard));
   win.webContents.on('will-redirect', navigationGuard(guard));
   win.webContents.setWindowOpenHandler(windowOpenHandler(guard));
@@ -187,16 +225,20 @@ async function openWindow(engine: Engine, origin: string): Promise<BrowserWindow
   // The renderer trades the link's code for an HttpOnly session cookie: no token reaches page script.
   win
     .loadURL(signInPage(engine.signInUrl(), origin))
-    .catch((err: unknown) => console.error(`hookscope: the window did not load: ${String(err)}`));
+    .catch((err: unknown) => logger.error({ err }, 'the window did not load'));
   return win;
 }
 
-async function saveWindowState(dataDir: string, win: BrowserWindow): Promise<void> {
+async function saveWindowState(dataDir: string, win: BrowserWindow, logger: Logger): Promise<void> {
   if (win.isDestroyed()) return;
   const state: WindowState = { bounds: win.getNormalBounds(), maximized: win.isMaximized() };
-  await writeWindowState(dataDir, state).catch((err: unknown) => console.error(`hookscope: ${String(err)}`));
+  await writeWindowState(dataDir, state).catch((err: unknown) =>
+    logger.warn({ err }, 'the window state was not saved'),
+  );
 }
 
-async function saveSettings(dataDir: string, settings: DesktopSettings): Promise<void> {
-  await writeDesktopSettings(dataDir, settings).catch((err: unknown) => console.error(`hookscope: ${String(err)}`));
+async function saveSettings(dataDir: string, settings: DesktopSettings, logger: Logger): Promise<void> {
+  await writeDesktopSettings(dataDir, settings).catch((err: unknown) =>
+    logger.warn({ err }, 'the desktop settings were not saved'),
+  );
 }

@@ -7,6 +7,8 @@ export type TrayTunnel = Pick<TunnelView, 'state' | 'url' | 'lastError'>;
 export interface TrayActions {
   copyPublicUrl(url: string): void;
   open(): void;
+  /** Loads a fresh one-time sign-in link in the window: the way back in after signing out. */
+  signIn(): void;
   setNotify(on: boolean): void;
   quit(): void;
 }
@@ -16,6 +18,7 @@ const STATE_WORDS: Record<TunnelView['state'], string> = {
   disabled: 'Tunnel off',
   connecting: 'Tunnel connecting',
   online: 'Tunnel online',
+  degraded: 'Tunnel failing',
   offline: 'Tunnel offline',
   error: 'Tunnel error',
 };
@@ -23,18 +26,19 @@ const STATE_WORDS: Record<TunnelView['state'], string> = {
 /** One line on the tunnel: its state, and the public URL while online. */
 export function tunnelLine(tunnel: TrayTunnel): string {
   const words = STATE_WORDS[tunnel.state];
-  return tunnel.state === 'online' && tunnel.url ? `${words}: ${tunnel.url}` : words;
+  return (tunnel.state === 'online' || tunnel.state === 'degraded') && tunnel.url ? `${words}: ${tunnel.url}` : words;
 }
 
 /** The tray icon's tooltip (hover text). */
 export function trayTooltip(tunnel: TrayTunnel): string {
-  const why = tunnel.state === 'offline' || tunnel.state === 'error' ? tunnel.lastError : null;
+  const why = ['degraded', 'offline', 'error'].includes(tunnel.state) ? tunnel.lastError : null;
   return why ? `Hookscope: ${tunnelLine(tunnel)} (${why})` : `Hookscope: ${tunnelLine(tunnel)}`;
 }
 
 /**
  * The tray (macOS: menu bar) menu, rebuilt on each tunnel change: the tunnel's
- * state, "Copy public URL" (only while there is one), "Open Hookscope", the
+ * state, "Copy public URL" (only while there is one), "Open Hookscope", "Sign in
+ * again" (the window has no terminal to run `hookscope open` from), the
  * notification setting and "Quit".
  */
 export function trayMenuTemplate(
@@ -42,7 +46,7 @@ export function trayMenuTemplate(
   settings: { notifyOnFailedDelivery: boolean },
   actions: TrayActions,
 ): MenuItemConstructorOptions[] {
-  const url = tunnel.state === 'online' ? tunnel.url : null;
+  const url = tunnel.state === 'online' || tunnel.state === 'degraded' ? tunnel.url : null;
   return [
     { label: tunnelLine(tunnel), enabled: false },
     {
@@ -54,6 +58,7 @@ export function trayMenuTemplate(
     },
     { type: 'separator' },
     { label: 'Open Hookscope', click: () => actions.open() },
+    { label: 'Sign in again', click: () => actions.signIn() },
     {
       label: 'Notify on failed deliveries',
       type: 'checkbox',

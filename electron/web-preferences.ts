@@ -2,14 +2,15 @@ import type { WebPreferences } from 'electron';
 
 /**
  * The renderer's web preferences: the page gets no Node.js, runs in Chromium's
- * sandbox in its own JavaScript world apart from the preload, and keeps the
- * same-origin policy. Each is Electron's default today, and each is still
- * written out, so a changed default or a flipped value fails a test
- * (tests/unit/electron/web-preferences.test.ts) instead of passing silently.
+ * sandbox in its own JavaScript world, and keeps the same-origin policy. There is
+ * no preload: the UI talks to the engine over HTTP at its own origin, like in a
+ * browser, so nothing of Electron or Node is put on the page. Each value is
+ * Electron's default today, and each is still written out, so a changed default
+ * or a flipped value fails a test (tests/unit/electron/web-preferences.test.ts)
+ * instead of passing silently.
  */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
+export function secureWebPreferences(): WebPreferences {
   return {
-    preload: preloadPath,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `npm run build:server`: compiles server/ and the Electron shell (electron/) to
 // JavaScript in dist/server and dist/electron (tsc, rewriting the sources' .ts
-// imports to .js; electron/preload.cts becomes the CommonJS dist/electron/preload.cjs
-// a sandboxed preload needs). The old output goes first, so a deleted source never
-// leaves a stale module behind.
+// imports to .js). The old output goes first, so a deleted source never leaves a
+// stale module behind.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 

@@ -6,9 +6,19 @@ const VersionSchema = z
   .strictObject({ name: z.string(), version: z.string(), node: z.string(), api: z.string() })
   .meta({ id: 'Version' });
 
-/** The document is not enveloped: it is the OpenAPI object itself, an open shape (z.object, not strict). */
+/**
+ * The document is not enveloped: it is the OpenAPI object itself. Its shape is
+ * OpenAPI's, so only what identifies it and its paths are spelt out, in open
+ * objects (z.object: no `additionalProperties` in the document, so `components`,
+ * `servers` and `info.description` are allowed); a strict object or the success
+ * envelope would declare a schema the document does not satisfy.
+ */
 const OpenApiDocumentSchema = z
-  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) })
+  .object({
+    openapi: z.string().regex(/^3\.1\.\d+$/),
+    info: z.object({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()).optional(),
+  })
   .meta({ description: 'The OpenAPI 3.1 document itself, not inside the { success, data } envelope.' });
 
 /** Unauthenticated: what the CLI asks before it has a token, and the contract itself. */

@@ -2,7 +2,9 @@
 // plain Node with a stand-in for the `electron` module (tests/helpers/electron-stand-in):
 // Electron's binary cannot be downloaded here, so this is how its wiring is
 // tested end to end, against a real engine. The stand-in records what the main
-// process asks of Electron; the engine is reached over HTTP as the window would.
+// process asks of Electron and calls the handlers it is given, as Electron would
+// (tests/helpers/electron-stand-in/electron.mjs); the engine is reached over HTTP
+// as the window would.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import { secureWebPreferences } from '../../electron/web-preferences.ts';
 import { closedPort } from '../helpers/closed-port.ts';
-import { describe, test } from '../helpers/node-test.ts';
+import { startTestEngine } from '../helpers/test-engine.ts';
+import { after, describe, test } from '../helpers/node-test.ts';
 import { tempDirs } from '../helpers/temp-dir.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -19,6 +22,12 @@ const MAIN = join(ROOT, 'dist/electron/main.js');
 const REGISTER = new URL('../helpers/electron-stand-in/register.mjs', import.meta.url).pathname;
 const newDir = tempDirs('hookscope-electron-main-');
 const stripe = new Stripe('sk_test_unused');
+// Every main process started here, ended once the file is done: a test that timed out
+// never reaches its own `finally`, and its process would keep the file from ending.
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
 
 interface Recorded {
   ev: string;
@@ -36,8 +45,11 @@ interface RunningApp {
   output(): string;
 }
 
-/** Starts the main process on a fresh or given data directory, the tunnel aimed at a closed loopback port. */
-async function launch(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningApp> {
+/**
+ * Starts the main process on a fresh or given data directory, the tunnel aimed at a closed loopback port;
+ * unless `window` is false, waits for its window to load.
+ */
+async function launch(dataDir: string, env: NodeJS.ProcessEnv = {}, window = true): Promise<RunningApp> {
   assert.ok(existsSync(MAIN), 'dist/electron/main.js is missing: run npm run build:server');
   const logFile = join(await newDir(), 'electron.jsonl');
   await writeFile(logFile, '');
@@ -53,6 +65,7 @@ async function launch(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Run
       ...env,
     },
   });
+  children.add(child);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -72,7 +85,7 @@ async function launch(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Run
     }
   };
   const app = { child, events, waitFor, exited, output: () => out, apiUrl: '', receiverUrl: '' };
-  if (env.ELECTRON_STAND_IN_SECOND === '1') return app;
+  if (!window) return app;
   await waitFor((e) => e.ev === 'loadURL', 'the window loaded');
   const runtime = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(runtime.pid, child.pid, 'runtime.json names the desktop app, so the CLI finds its engine');
@@ -92,11 +105,13 @@ describe('the desktop main process under a stand-in Electron', () => {
       try {
         const events = await app.events();
         const window = events.find((e) => e.ev === 'BrowserWindow')!;
-        assert.deepEqual(window.options.webPreferences, secureWebPreferences(join(ROOT, 'dist/electron/preload.cjs')));
+        assert.deepEqual(window.options.webPreferences, secureWebPreferences());
         assert.equal(window.options.width, 1280);
         assert.equal(window.options.height, 820);
         assert.equal(window.options.show, false);
         assert.equal(window.options.icon, join(ROOT, 'electron/icons/icon.png'));
+        // Every handler is in place before the first page loads (what each one answers: the next test).
+        const firstLoad = events.findIndex((e) => e.ev === 'loadURL');
         for (const handler of [
           'session.setPermissionRequestHandler',
           'session.setPermissionCheckHandler',
@@ -104,11 +119,9 @@ describe('the desktop main process under a stand-in Electron', () => {
           'session.webRequest.onBeforeRequest',
           'webContents.setWindowOpenHandler',
         ]) {
-          assert.equal(events.find((e) => e.ev === handler)?.set, true, handler);
+          const at = events.findIndex((e) => e.ev === handler && e.set === true);
+          assert.ok(at >= 0 && at < firstLoad, `${handler} before the first load`);
         }
-        // Every handler is in place before the first page loads.
-        const firstLoad = events.findIndex((e) => e.ev === 'loadURL');
-        assert.ok(events.findIndex((e) => e.ev === 'session.webRequest.onBeforeRequest') < firstLoad);
 
         // The window's page is the engine's one-time sign-in link, at the API origin.
         const signIn = events[firstLoad]!.url as string;
@@ -131,12 +144,13 @@ describe('the desktop main process under a stand-in Electron', () => {
           'Copy public URL',
           'separator',
           'Open Hookscope',
+          'Sign in again',
           'Notify on failed deliveries',
           'separator',
           'Quit',
         ]);
         assert.equal(menuOf(tray)[1]!.enabled, false, 'no public URL to copy');
-        assert.equal(menuOf(tray)[4]!.checked, true, 'notifications on by default');
+        assert.equal(menuOf(tray)[5]!.checked, true, 'notifications on by default');
         const tunnel = (await (await fetch(`${app.apiUrl}/api/tunnel`, { headers: { cookie } })).json()) as any;
         assert.equal(tunnel.data.enabled, true);
 
@@ -187,6 +201,154 @@ describe('the desktop main process under a stand-in Electron', () => {
     },
   );
 
+  test('"Sign in again" in the tray loads a fresh one-time sign-in link in the window', async () => {
+    const app = await launch(await newDir(), { ELECTRON_STAND_IN_TRAY_CLICK: 'Sign in again' });
+    try {
+      await app.waitFor((e) => e.ev === 'tray.click', 'the tray click');
+      const prefix = `${app.apiUrl}/#/sign-in/`;
+      const signIn = (e: Recorded): boolean => e.ev === 'loadURL' && String(e.url).startsWith(prefix);
+      const firstLoad = await app.waitFor(signIn, 'the first sign-in');
+      const trayLoad = await app.waitFor((e) => signIn(e) && e.url !== firstLoad.url, 'the sign-in the tray asked for');
+      const [first, again] = [firstLoad, trayLoad].map((e) => String(e.url).slice(prefix.length));
+      assert.notEqual(again, first, 'a new code, not the spent one');
+      const session = await fetch(`${app.apiUrl}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: again }),
+      });
+      assert.equal(session.status, 200, 'the new link signs in');
+      assert.ok(
+        (await app.events()).some((e) => e.ev === 'window.show'),
+        'the window is shown',
+      );
+    } finally {
+      app.child.kill('SIGKILL');
+    }
+  });
+
+  test(
+    "the window's handlers, called as Electron calls them: only the UI's routes stay, web links go to the " +
+      'browser, permissions and devices are denied but clipboard writes from the app, remote requests are cancelled',
+    async () => {
+      const probes = {
+        links: [
+          '/#/metrics',
+          '/webhook/ep_probe',
+          '/webhook/ep_probe/deep?x=1',
+          '/share/token123',
+          '/api/openapi.json',
+          'https://example.com/docs',
+          'file:///etc/passwd',
+        ],
+        permissions: [
+          ['clipboard-sanitized-write', '/#/logs'],
+          ['media', '/#/logs'],
+          ['notifications', '/'],
+          ['clipboard-sanitized-write', 'https://example.com/'],
+        ],
+        devices: true,
+        requests: ['/assets/index.js', '/api/events', 'https://example.com/tracker.js', 'http://127.0.0.1:1/x'],
+      };
+      const app = await launch(await newDir(), { ELECTRON_STAND_IN_PROBES: JSON.stringify(probes) });
+      try {
+        await app.waitFor((e) => e.ev === 'probe.request' && e.url === 'http://127.0.0.1:1/x', 'the probes');
+        const events = await app.events();
+        const at = (path: string): string => new URL(path, app.apiUrl).href;
+
+        const navigations = events
+          .filter((e) => e.ev === 'probe.navigate')
+          .map((e) => `${e.via} ${e.url} ${e.prevented ? 'refused' : 'stays'}`);
+        const expected: string[] = [];
+        for (const link of probes.links) {
+          const stays = link === '/#/metrics';
+          for (const via of ['will-navigate', 'will-redirect'])
+            expected.push(`${via} ${at(link)} ${stays ? 'stays' : 'refused'}`);
+        }
+        assert.deepEqual(navigations, expected);
+        assert.deepEqual(
+          events.filter((e) => e.ev === 'probe.windowOpen').map((e) => e.action),
+          probes.links.map(() => 'deny'),
+          'window.open never makes a window',
+        );
+        // Only the web link of another origin reaches the browser: once per way it was tried.
+        assert.deepEqual(
+          events.filter((e) => e.ev === 'shell.openExternal').map((e) => e.url),
+          ['https://example.com/docs', 'https://example.com/docs', 'https://example.com/docs'],
+        );
+
+        assert.deepEqual(
+          events
+            .filter((e) => e.ev === 'probe.permissionRequest' || e.ev === 'probe.permissionCheck')
+            .map((e) => `${e.ev} ${e.permission} ${e.url ?? e.origin} ${e.granted}`),
+          [
+            `probe.permissionRequest clipboard-sanitized-write ${at('/#/logs')} true`,
+            `probe.permissionCheck clipboard-sanitized-write ${app.apiUrl} true`,
+            `probe.permissionRequest media ${at('/#/logs')} false`,
+            `probe.permissionCheck media ${app.apiUrl} false`,
+            `probe.permissionRequest notifications ${at('/')} false`,
+            `probe.permissionCheck notifications ${app.apiUrl} false`,
+            'probe.permissionRequest clipboard-sanitized-write https://example.com/ false',
+            'probe.permissionCheck clipboard-sanitized-write https://example.com false',
+          ],
+        );
+        assert.equal(events.find((e) => e.ev === 'probe.devicePermission')?.granted, false);
+        assert.deepEqual(
+          events.filter((e) => e.ev === 'probe.request').map((e) => `${e.url} ${e.cancel ? 'cancelled' : 'loads'}`),
+          [
+            `${at('/assets/index.js')} loads`,
+            `${at('/api/events')} loads`,
+            'https://example.com/tracker.js cancelled',
+            'http://127.0.0.1:1/x cancelled',
+          ],
+        );
+        app.child.kill('SIGTERM');
+        assert.equal(await app.exited, 0, app.output());
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    },
+  );
+
+  for (const fault of ['exception', 'rejection'] as const) {
+    test(`an uncaught ${fault} in the main process is logged at fatal in logs/engine.log, flushed, shown, and exits 1`, async () => {
+      const dataDir = await newDir();
+      // Without a tray too: the main process's own warnings go to the same log, not to a console.
+      const app = await launch(dataDir, { ELECTRON_STAND_IN_FAULT: fault, ELECTRON_STAND_IN_NO_TRAY: '1' });
+      try {
+        assert.equal(await app.exited, 1, app.output());
+        const logFile = join(dataDir, 'logs', 'engine.log');
+        const lines = (await readFile(logFile, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, any>);
+        const noTray = lines.find((l) => l.msg === 'no tray icon');
+        assert.equal(noTray?.level, 'warn');
+        assert.equal(noTray?.source, 'desktop');
+        assert.equal(noTray?.err.message, 'stand-in: this desktop has no tray');
+        const fatal = lines.at(-1)!;
+        assert.equal(fatal.level, 'fatal');
+        assert.equal(
+          fatal.msg,
+          fault === 'exception' ? 'uncaught exception; exiting' : 'unhandled promise rejection; exiting',
+        );
+        assert.match(fatal.err.message, /^stand-in fault: /);
+        assert.match(fatal.err.stack, /electron-stand-in\/electron\.mjs/);
+        const ends = (await app.events()).filter((e) => e.ev === 'dialog.showErrorBox' || e.ev === 'app.exit');
+        assert.deepEqual(ends, [
+          {
+            ev: 'dialog.showErrorBox',
+            title: 'Hookscope stopped after an unexpected error',
+            content: `The details are in ${logFile}.`,
+          },
+          { ev: 'app.exit', code: 1 },
+        ]);
+        assert.doesNotMatch(app.output(), /stand-in fault/, 'nothing on the console');
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    });
+  }
+
   test('a restart reopens the window where it was; notifications and the tunnel follow their settings', async () => {
     const dataDir = await newDir();
     await writeFile(
@@ -204,7 +366,7 @@ describe('the desktop main process under a stand-in Electron', () => {
       );
       const tray = await app.waitFor((e) => e.ev === 'tray.setContextMenu', 'the tray menu');
       assert.equal(menuOf(tray)[0]!.label, 'Tunnel off');
-      assert.equal(menuOf(tray)[4]!.checked, false);
+      assert.equal(menuOf(tray)[5]!.checked, false);
       app.child.kill('SIGTERM');
       assert.equal(await app.exited, 0, app.output());
     } finally {
@@ -212,9 +374,43 @@ describe('the desktop main process under a stand-in Electron', () => {
     }
   });
 
+  test('a start that fails is logged in logs/engine.log, flushed, and shown before the app exits 1', async () => {
+    const dataDir = await newDir();
+    // Another engine holds the data directory (as `hookscope serve` would).
+    const other = await startTestEngine({}, {}, dataDir);
+    try {
+      const app = await launch(dataDir, {}, false);
+      try {
+        assert.equal(await app.exited, 1, app.output());
+        const events = await app.events();
+        assert.equal(
+          events.some((e) => e.ev === 'BrowserWindow'),
+          false,
+          'no window',
+        );
+        const box = events.find((e) => e.ev === 'dialog.showErrorBox')!;
+        assert.equal(box.title, 'Hookscope could not start');
+        assert.match(box.content, new RegExp(`^Another Hookscope engine \\(pid ${process.pid}\\) is already using `));
+        const lines = (await readFile(join(dataDir, 'logs', 'engine.log'), 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, any>)
+          .filter((l) => l.pid === app.child.pid);
+        const failed = lines.find((l) => l.msg === 'the desktop app did not start');
+        assert.equal(failed?.level, 'error');
+        assert.equal(failed?.source, 'desktop');
+        assert.equal(failed?.err.message, box.content);
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+
   test('a second launch hands over to the first and ends without starting an engine', async () => {
     const dataDir = await newDir();
-    const app = await launch(dataDir, { ELECTRON_STAND_IN_SECOND: '1' });
+    const app = await launch(dataDir, { ELECTRON_STAND_IN_SECOND: '1' }, false);
     assert.equal(await app.exited, 0, app.output());
     assert.deepEqual(
       (await app.events()).map((e) => e.ev),

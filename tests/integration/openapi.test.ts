@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { toOpenApiPath } from '../../server/http/route.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
@@ -54,6 +55,25 @@ describe('OpenAPI document', () => {
     const list = doc.paths['/api/webhooks/logs'].get;
     const names = list.parameters.map((p: { name: string }) => p.name).sort();
     assert.deepEqual(names, ['endpointId', 'eventType', 'limit', 'offset', 'pinned', 'search', 'status']);
+  });
+
+  test("the document's own answer satisfies the schema it declares for it (not enveloped, open objects)", async () => {
+    const r = await t.api('GET', '/api/openapi.json', { token: null });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
+    const doc = r.body;
+    // As tests/integration/api-conformance.test.ts validates every answer: ajv, JSON Schema 2020-12 (OpenAPI 3.1's).
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(doc, 'openapi');
+    const validate = ajv.compile({
+      $ref: 'openapi#/paths/~1api~1openapi.json/get/responses/200/content/application~1json/schema',
+    });
+    assert.equal(validate(doc), true, ajv.errorsText(validate.errors));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.success, undefined, 'the document itself, not in the { success, data } envelope');
+    // What the schema is for: it tells the document from an error envelope or another JSON answer.
+    assert.equal(validate({ success: true, data: doc }), false);
+    assert.equal(validate({ success: false, error: { code: 'INTERNAL', message: 'x' } }), false);
   });
 
   test('GET /api/version answers name and version', async () => {

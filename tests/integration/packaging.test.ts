@@ -3,15 +3,22 @@
 //
 // Electron's binary cannot be downloaded on the machines that run this suite, so
 // electron-builder's `electronDist` points at a STAND-IN directory (made below):
-// electron-builder copies that directory as the app's runtime and renames its
-// `electron` executable to the app's, and needs nothing else from it for the
-// unpacked target. What it checks is our part: what goes into app.asar.
+// electron-builder copies that directory as the app's runtime, renames its
+// `electron` executable to the app's and flips the fuses of electronFuses in it
+// (@electron/fuses finds the fuse wire after a sentinel, so the stand-in carries
+// one, set as Electron ships it), and needs nothing else from it for the
+// unpacked target. What it checks is our part: what goes into app.asar, and the
+// fuses of the packaged binary. That Electron honours its fuses, and the asar
+// header hash a macOS or Windows build embeds, can only be seen on those builds.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join, posix } from 'node:path';
 import asar from '@electron/asar';
+// Types only: the module itself is loaded below, through electron-builder.
+import type * as Fuses from '@electron/fuses';
 import ts from 'typescript';
 import { before, describe, test } from '../helpers/node-test.ts';
 import { tempDirs } from '../helpers/temp-dir.ts';
@@ -20,13 +27,48 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const newDir = tempDirs('hookscope-packaging-');
 const PACKAGING_TIMEOUT_MS = 180_000;
 
-/** The stand-in for Electron's binary distribution: an `electron` that only says what it is. */
+/**
+ * @electron/fuses as electron-builder itself loads it (its dependency, reached
+ * through it): the same reader and constants as the writer that flipped them.
+ */
+const requireFrom = (from: string): NodeJS.Require =>
+  createRequire(createRequire(import.meta.url).resolve(`${from}/package.json`));
+const requireFuses = createRequire(requireFrom('electron-builder').resolve('app-builder-lib/package.json'));
+const fuses = requireFuses('@electron/fuses') as typeof Fuses;
+// The states and the sentinel the wire starts after (its index does not export them).
+const { FuseState, SENTINEL } = requireFuses('@electron/fuses/dist/constants.js') as {
+  FuseState: { ENABLE: number; DISABLE: number } & Record<number, string>;
+  SENTINEL: string;
+};
+const { FuseV1Options, FuseVersion } = fuses;
+
+/** The fuse wire as Electron ships it (every fuse at its default), in wire order. */
+const SHIPPED_FUSES: Record<number, number> = {
+  [FuseV1Options.RunAsNode]: FuseState.ENABLE,
+  [FuseV1Options.EnableCookieEncryption]: FuseState.DISABLE,
+  [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: FuseState.ENABLE,
+  [FuseV1Options.EnableNodeCliInspectArguments]: FuseState.ENABLE,
+  [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: FuseState.DISABLE,
+  [FuseV1Options.OnlyLoadAppFromAsar]: FuseState.DISABLE,
+  [FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]: FuseState.DISABLE,
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: FuseState.ENABLE,
+};
+
+/**
+ * The stand-in for Electron's binary distribution: an `electron` that only says
+ * what it is, followed by a fuse wire (sentinel, version, length, one byte per fuse).
+ */
 async function electronStandIn(): Promise<string> {
   const dir = await newDir();
   const exe = join(dir, 'electron');
+  const wire = Object.keys(SHIPPED_FUSES).map((i) => SHIPPED_FUSES[Number(i)]!);
   await writeFile(
     exe,
-    '#!/bin/sh\necho "stand-in for the Electron binary (packaging test); it runs nothing" >&2\nexit 1\n',
+    Buffer.concat([
+      Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary (packaging test); it runs nothing" >&2\nexit 1\n'),
+      Buffer.from(SENTINEL),
+      Buffer.from([Number(FuseVersion.V1), wire.length, ...wire]),
+    ]),
   );
   await chmod(exe, 0o755);
   await writeFile(join(dir, 'version'), (await packageVersionOf('electron')) + '\n');
@@ -72,6 +114,7 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
   let archive = '';
   let entries = new Set<string>();
   let unpackedDir = '';
+  let executable = '';
   const read = (path: string): string => asar.extractFile(archive, path).toString('utf8');
 
   before(
@@ -89,11 +132,9 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
         `-c.electronDist=${await electronStandIn()}`,
         `-c.directories.output=${out}`,
       ]);
-      const resources = join(
-        out,
-        process.arch === 'x64' ? 'linux-unpacked' : `linux-${process.arch}-unpacked`,
-        'resources',
-      );
+      const appDir = join(out, process.arch === 'x64' ? 'linux-unpacked' : `linux-${process.arch}-unpacked`);
+      executable = join(appDir, 'hookscope');
+      const resources = join(appDir, 'resources');
       archive = join(resources, 'app.asar');
       unpackedDir = join(resources, 'app.asar.unpacked');
       entries = new Set(
@@ -128,10 +169,9 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
     for (const name of ['express', 'sql.js', 'jose', '@n8n/localtunnel', 'zod']) assert.ok(packages.has(name), name);
   });
 
-  test('the shell, the engine and the built renderer are in it; the preload is CommonJS', () => {
+  test('the shell, the engine and the built renderer are in it; no preload', () => {
     for (const file of [
       'dist/electron/main.js',
-      'dist/electron/preload.cjs',
       'dist/server/engine/engine.js',
       'dist/server/store/store-worker.js',
       'renderer/dist/index.html',
@@ -145,7 +185,41 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
     const assets = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => `renderer/dist/${m[1]!}`);
     assert.ok(assets.length >= 2, 'index.html names its script and style');
     for (const asset of assets) assert.ok(entries.has(asset), asset);
-    assert.match(read('dist/electron/preload.cjs'), /require\("electron"\)/);
+    // The window has no preload: the UI reaches the engine over HTTP only (electron/web-preferences.ts).
+    assert.deepEqual(
+      [...entries].filter((p) => p.startsWith('dist/') && /preload/.test(p)),
+      [],
+    );
+  });
+
+  test("the packaged binary's fuses: only this app, from its asar, checked; no Node, NODE_OPTIONS or inspector", async () => {
+    const wire = await fuses.getCurrentFuseWire(executable);
+    const named = (states: Record<number, number>): Record<string, string> =>
+      Object.fromEntries(
+        Object.keys(SHIPPED_FUSES).map((i) => [FuseV1Options[Number(i)], FuseState[states[Number(i)]!]]),
+      );
+    assert.equal(wire.version, FuseVersion.V1);
+    assert.deepEqual(named(wire as unknown as Record<number, number>), {
+      RunAsNode: 'DISABLE',
+      EnableCookieEncryption: 'DISABLE',
+      EnableNodeOptionsEnvironmentVariable: 'DISABLE',
+      EnableNodeCliInspectArguments: 'DISABLE',
+      EnableEmbeddedAsarIntegrityValidation: 'ENABLE',
+      OnlyLoadAppFromAsar: 'ENABLE',
+      LoadBrowserProcessSpecificV8Snapshot: 'DISABLE',
+      GrantFileProtocolExtraPrivileges: 'DISABLE',
+    });
+    // Each of the six set by the config was shipped the other way: it was flipped, not found so.
+    assert.deepEqual(named(SHIPPED_FUSES), {
+      RunAsNode: 'ENABLE',
+      EnableCookieEncryption: 'DISABLE',
+      EnableNodeOptionsEnvironmentVariable: 'ENABLE',
+      EnableNodeCliInspectArguments: 'ENABLE',
+      EnableEmbeddedAsarIntegrityValidation: 'DISABLE',
+      OnlyLoadAppFromAsar: 'DISABLE',
+      LoadBrowserProcessSpecificV8Snapshot: 'DISABLE',
+      GrantFileProtocolExtraPrivileges: 'ENABLE',
+    });
   });
 
   test("sql.js's wasm sits outside the archive, as a plain file the store's worker reads", async () => {
@@ -181,8 +255,23 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
     );
     assert.ok(devDependencies.includes('electron') && devDependencies.includes('typescript'));
     for (const name of devDependencies) assert.equal(entries.has(`node_modules/${name}`), false, name);
-    // The renderer's libraries are bundled by Vite into renderer/dist; the archive does not carry them twice.
-    for (const name of ['react', 'react-dom', 'zustand', 'uplot'])
-      assert.equal(entries.has(`node_modules/${name}`), false, name);
+    // The renderer's libraries are bundled by Vite into renderer/dist, and are development dependencies
+    // for that reason (no hand-written exclusion in the builder's config): the archive does not carry them twice.
+    for (const name of [
+      'react',
+      'react-dom',
+      'scheduler',
+      'zustand',
+      'uplot',
+      'react-json-view-lite',
+      '@tanstack/react-virtual',
+      '@tanstack/virtual-core',
+    ]) {
+      assert.deepEqual(
+        all.filter((p) => p.startsWith(`node_modules/${name}/`) || p === `node_modules/${name}`),
+        [],
+        name,
+      );
+    }
   });
 });

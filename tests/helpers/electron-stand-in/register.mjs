@@ -1,6 +1,7 @@
 // `node --import ./register.mjs dist/electron/main.js` runs the desktop app's
 // main process under plain Node, with the `electron` import answered by
-// electron.mjs (a stand-in that records what the main process does) instead of
+// electron.mjs (a stand-in that records what the main process does and calls the
+// handlers it sets, as Electron would) instead of
 // the electron package, whose binary cannot be downloaded here.
 import { register } from 'node:module';
 

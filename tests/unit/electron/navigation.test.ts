@@ -32,9 +32,31 @@ describe('the external-link filter', () => {
 });
 
 describe('navigation of the window (will-navigate, will-redirect)', () => {
-  test("the app's own origin stays in the window", () => {
-    assert.equal(navigationDecision(`${ORIGIN}/#/metrics`, ORIGIN), 'allow');
-    assert.deepEqual(navigate(`${ORIGIN}/#/logs/log_1`), { prevented: false, opened: [] });
+  test("the UI's own routes (its one page and its hash routes) stay in the window", () => {
+    for (const url of [`${ORIGIN}/`, `${ORIGIN}/#/metrics`, `${ORIGIN}/#/logs/log_1`, `${ORIGIN}/#/sign-in/abc`]) {
+      assert.equal(navigationDecision(url, ORIGIN), 'allow', url);
+      assert.deepEqual(navigate(url), { prevented: false, opened: [] }, url);
+    }
+  });
+
+  test("the app origin's receiver, share and API paths are refused and opened nowhere", () => {
+    for (const url of [
+      `${ORIGIN}/webhook/ep_1`,
+      `${ORIGIN}/webhook/ep_1/deep/path?x=1#/logs`,
+      `${ORIGIN}/share/abcdef`,
+      `${ORIGIN}/api/openapi.json`,
+      `${ORIGIN}/healthz`,
+      `${ORIGIN}/index.html`,
+      // However spelt: the path is not the UI's, whatever it decodes or normalises to.
+      `${ORIGIN}/%77ebhook/ep_1`,
+      `${ORIGIN}/./webhook/ep_1`,
+      `${ORIGIN}/x/../webhook/ep_1`,
+      `${ORIGIN}//webhook/ep_1`,
+      `${ORIGIN.replace('http', 'HTTP')}/WEBHOOK/ep_1`,
+    ]) {
+      assert.equal(navigationDecision(url, ORIGIN), 'deny', url);
+      assert.deepEqual(navigate(url), { prevented: true, opened: [] }, url);
+    }
   });
 
   test('another origin is refused, and a web link opens in the system browser', () => {
@@ -55,13 +77,17 @@ describe('navigation of the window (will-navigate, will-redirect)', () => {
 });
 
 describe('window.open', () => {
-  test('never makes a window; web links (even of the app) open in the browser, others nowhere', () => {
+  test("never makes a window; web links to other origins open in the browser, the app's origin and others nowhere", () => {
     const opened: string[] = [];
     const handler = windowOpenHandler({ origin: ORIGIN, openExternal: (u) => opened.push(u) });
     assert.deepEqual(handler({ url: 'https://example.com/x' }), { action: 'deny' });
+    assert.deepEqual(handler({ url: 'http://127.0.0.1:4681/share/abc' }), { action: 'deny' });
     assert.deepEqual(handler({ url: `${ORIGIN}/share/abc` }), { action: 'deny' });
+    assert.deepEqual(handler({ url: `${ORIGIN}/webhook/ep_1` }), { action: 'deny' });
+    assert.deepEqual(handler({ url: `${ORIGIN}/#/metrics` }), { action: 'deny' });
     assert.deepEqual(handler({ url: 'file:///tmp/x.html' }), { action: 'deny' });
-    assert.deepEqual(opened, ['https://example.com/x', `${ORIGIN}/share/abc`]);
-    assert.equal(windowOpenDecision('chrome://settings'), 'deny');
+    assert.deepEqual(opened, ['https://example.com/x', 'http://127.0.0.1:4681/share/abc']);
+    assert.equal(windowOpenDecision('chrome://settings', ORIGIN), 'deny');
+    assert.equal(windowOpenDecision('not a url', ORIGIN), 'deny');
   });
 });

@@ -15,6 +15,7 @@ function menu(tunnel: TrayTunnel, notify = true) {
     {
       copyPublicUrl: (url) => calls.push(`copy ${url}`),
       open: () => calls.push('open'),
+      signIn: () => calls.push('sign in'),
       setNotify: (on) => calls.push(`notify ${on}`),
       quit: () => calls.push('quit'),
     },
@@ -36,22 +37,24 @@ describe('the tray menu', () => {
       { label: 'Copy public URL', enabled: true },
       { type: 'separator' },
       { label: 'Open Hookscope' },
+      { label: 'Sign in again' },
       { label: 'Notify on failed deliveries', type: 'checkbox', checked: true },
       { type: 'separator' },
       { label: 'Quit' },
     ] satisfies MenuItemConstructorOptions[]);
     m.click('Copy public URL');
     m.click('Open Hookscope');
+    m.click('Sign in again');
     m.click('Notify on failed deliveries');
     m.click('Quit');
-    assert.deepEqual(m.calls, ['copy https://quiet-fox.loca.lt', 'open', 'notify false', 'quit']);
+    assert.deepEqual(m.calls, ['copy https://quiet-fox.loca.lt', 'open', 'sign in', 'notify false', 'quit']);
   });
 
   test('without a public URL, "Copy public URL" is disabled and copies nothing', () => {
     for (const tunnel of [offline, { state: 'disabled', url: null, lastError: null } satisfies TrayTunnel]) {
       const m = menu(tunnel, false);
       assert.deepEqual(m.shape[1], { label: 'Copy public URL', enabled: false });
-      assert.deepEqual(m.shape[4], { label: 'Notify on failed deliveries', type: 'checkbox', checked: false });
+      assert.deepEqual(m.shape[5], { label: 'Notify on failed deliveries', type: 'checkbox', checked: false });
       m.click('Copy public URL');
       m.click('Notify on failed deliveries');
       assert.deepEqual(m.calls, ['notify true']);
@@ -66,5 +69,22 @@ describe('the tray menu', () => {
     assert.equal(trayTooltip(online), 'Hookscope: Tunnel online: https://quiet-fox.loca.lt');
     assert.equal(trayTooltip(offline), 'Hookscope: Tunnel offline (The tunnel server did not answer.)');
     assert.equal(trayTooltip({ state: 'connecting', url: null, lastError: 'old' }), 'Hookscope: Tunnel connecting');
+  });
+
+  test('degraded: the URL is still the public one (shown and copyable), and the tooltip says what failed', () => {
+    const degraded: TrayTunnel = {
+      state: 'degraded',
+      url: 'https://quiet-fox.loca.lt',
+      lastError: 'The public URL https://quiet-fox.loca.lt did not answer.',
+    };
+    assert.equal(tunnelLine(degraded), 'Tunnel failing: https://quiet-fox.loca.lt');
+    assert.equal(
+      trayTooltip(degraded),
+      'Hookscope: Tunnel failing: https://quiet-fox.loca.lt (The public URL https://quiet-fox.loca.lt did not answer.)',
+    );
+    const m = menu(degraded);
+    assert.deepEqual(m.shape[1], { label: 'Copy public URL', enabled: true });
+    m.click('Copy public URL');
+    assert.deepEqual(m.calls, ['copy https://quiet-fox.loca.lt']);
   });
 });
