@@ -7,7 +7,7 @@ import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
-import { assertAccessible, SCREENSHOTS, signInLink } from '../helpers/ui-page.ts';
+import { assertAccessible, SCREENSHOTS, signInLink, waitForTexts } from '../helpers/ui-page.ts';
 
 const SEEDED = 450;
 const STRIPE_SECRET = 'whsec_e2e_deliveries_list';
@@ -166,6 +166,38 @@ describe('the deliveries list in Chromium: pages to the oldest, follow newest, e
       .filter({ hasText: String(total + 1) })
       .waitFor();
     assert.equal(await scrolled(), before + 52, 'scrolled down by the one row added on top');
+    assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
+  });
+
+  test('a delivery that arrives while the list reloads, and is in the reload’s answer too, is listed once', async () => {
+    if ((await follow().getAttribute('aria-pressed')) === 'false') await follow().click();
+    // The reload's request waits here until the delivery is stored and shown live: the engine
+    // then answers it with that delivery among the rows.
+    let asked!: () => void;
+    const reloadAsked = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const LIST = /\/api\/webhooks\/logs\?/;
+    await page.route(LIST, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    try {
+      await page
+        .getByRole('navigation', { name: 'Endpoints' })
+        .getByRole('button', { name: /^Stripe/ })
+        .click();
+      await reloadAsked;
+      await stripeEvent('/raced', 'invoice.created');
+      await list().getByText('/raced', { exact: true }).waitFor();
+      release();
+      await waitForTexts(list().getByRole('listitem').locator('.path'), ['/raced', '/late', '/refund', '/checkout']);
+      assert.equal(await count().textContent(), '4');
+    } finally {
+      release();
+      await page.unroute(LIST);
+    }
     assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
   });
 });

@@ -4,7 +4,15 @@ import type { Browser } from '../helpers/chromium.ts';
 import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
-import { captureBothThemes, SCREENSHOTS, signInLink, startUi, stopUi, waitForCount } from '../helpers/ui-page.ts';
+import {
+  captureBothThemes,
+  SCREENSHOTS,
+  signInLink,
+  startUi,
+  stopUi,
+  waitForCount,
+  waitForTexts,
+} from '../helpers/ui-page.ts';
 
 const SECRET = 'whsec_e2e_inspector_secret';
 
@@ -160,6 +168,20 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
         await other.close();
       }
 
+      // The Failed chip: the engine is asked again and the failed delivery is the only row left. The
+      // rows themselves are checked: a count the list already has would pass before the filter applies.
+      const rows = list.getByRole('listitem');
+      const failedRow = /^POST\/retry\?attempt=2Failed: no_matching_signature74 B/;
+      const verifiedRow = /^POST\/Verified \(stripe\)74 B/;
+      await waitForTexts(rows, [failedRow, verifiedRow]);
+      await page.getByRole('radio', { name: 'Failed' }).check();
+      await waitForTexts(rows, [failedRow]);
+      await page.getByLabel('Search deliveries').fill('no-such-text');
+      await page.getByText('No delivery matches these filters.').waitFor();
+      await page.getByLabel('Search deliveries').fill('');
+      await page.getByRole('radio', { name: 'All' }).check();
+      await waitForTexts(rows, [failedRow, verifiedRow]);
+
       // Pin, then delete with confirmation.
       await page.getByRole('button', { name: 'Pin', exact: true }).click();
       await list.getByText('Pinned').waitFor();
@@ -168,11 +190,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       await waitForCount(list.getByRole('listitem'), 1);
       await page.getByText('Select a delivery').waitFor();
-
-      await page.getByRole('radio', { name: 'Failed' }).check();
-      await waitForCount(list.getByRole('listitem'), 1);
-      await page.getByLabel('Search deliveries').fill('no-such-text');
-      await page.getByText('No delivery matches these filters.').waitFor();
+      await waitForTexts(rows, [failedRow]);
       assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
     } finally {
       await page.close();

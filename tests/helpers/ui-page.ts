@@ -38,6 +38,27 @@ export async function waitForCount(locator: Locator, n: number, timeoutMs = 10_0
   }
 }
 
+/**
+ * Waits until the locator's elements hold exactly these texts, in order (a string
+ * is the whole text, a RegExp tests it); fails with the texts shown. For a list
+ * that changes in place: a count it already has would pass before the change.
+ */
+export async function waitForTexts(locator: Locator, expected: (string | RegExp)[], timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const matches = (texts: string[]): boolean =>
+    texts.length === expected.length &&
+    texts.every((t, i) => {
+      const e = expected[i]!;
+      return typeof e === 'string' ? t === e : e.test(t);
+    });
+  let texts = await locator.allTextContents();
+  while (!matches(texts)) {
+    if (Date.now() > deadline) assert.fail(`expected ${String(expected)}, shown: ${JSON.stringify(texts)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    texts = await locator.allTextContents();
+  }
+}
+
 /** No serious or critical axe violation on the page as it is now. */
 export async function assertAccessible(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
@@ -64,8 +65,8 @@ const ANSWER = {
   status: 503,
   headers: [
     { name: 'X-Provider-Test', value: 'Retry me' },
-    { name: 'Set-Cookie', value: 'a=1' },
-    { name: 'Set-Cookie', value: 'b=2' },
+    { name: 'X-Repeated', value: 'a=1' },
+    { name: 'X-Repeated', value: 'b=2' },
     { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
   ],
   body: 'down for maintenance',
@@ -100,9 +101,11 @@ describe('custom response per endpoint', () => {
     assert.equal(r.status, 503);
     assert.equal(r.body, 'down for maintenance');
     assert.deepEqual(withoutDate(r.rawHeaders), [
+      ['Content-Security-Policy', "sandbox; default-src 'none'"],
+      ['X-Content-Type-Options', 'nosniff'],
       ['X-Provider-Test', 'Retry me'],
-      ['Set-Cookie', 'a=1'],
-      ['Set-Cookie', 'b=2'],
+      ['X-Repeated', 'a=1'],
+      ['X-Repeated', 'b=2'],
       ['Content-Type', 'text/plain; charset=utf-8'],
       ['Content-Length', '20'],
       ['Hookscope-Log-Id', logId],
@@ -120,7 +123,7 @@ describe('custom response per endpoint', () => {
     assert.equal(r.body, '');
     assert.deepEqual(
       withoutDate(r.rawHeaders).map(([n]) => n),
-      ['Hookscope-Log-Id', 'Connection', 'Keep-Alive'],
+      ['Content-Security-Policy', 'X-Content-Type-Options', 'Hookscope-Log-Id', 'Connection', 'Keep-Alive'],
     );
   });
 
@@ -191,6 +194,17 @@ describe('custom response per endpoint', () => {
       [{ status: 200, headers: [{ name: 'transfer-encoding', value: 'chunked' }] }, 'customResponse.headers.0.name'],
       [{ status: 200, headers: [{ name: 'Connection', value: 'close' }] }, 'customResponse.headers.0.name'],
       [{ status: 200, headers: [{ name: 'Hookscope-Log-Id', value: 'x' }] }, 'customResponse.headers.0.name'],
+      [{ status: 200, headers: [{ name: 'Set-Cookie', value: 'session=stolen' }] }, 'customResponse.headers.0.name'],
+      [
+        {
+          status: 200,
+          headers: [
+            { name: 'X-A', value: 'b' },
+            { name: 'set-cookie2', value: 'x=1' },
+          ],
+        },
+        'customResponse.headers.1.name',
+      ],
       [{ status: 200, headers: [{ name: 'Bad Name', value: 'x' }] }, 'customResponse.headers.0.name'],
       [{ status: 200, headers: [{ name: 'X-A', value: 'a\r\nX-Injected: 1' }] }, 'customResponse.headers.0.value'],
       [{ status: 200, headers: [{ name: 'X-A', value: 'snow ☃' }] }, 'customResponse.headers.0.value'],
@@ -265,6 +279,8 @@ describe('custom response and shutdown', () => {
       assert.deepEqual([r.status, r.body], [503, 'later']);
       const headers = withoutDate(r.rawHeaders);
       assert.deepEqual(headers, [
+        ['Content-Security-Policy', "sandbox; default-src 'none'"],
+        ['X-Content-Type-Options', 'nosniff'],
         ['Content-Length', '5'],
         ['Hookscope-Log-Id', logId],
         ['Connection', 'close'],
@@ -315,6 +331,37 @@ describe('custom response and shutdown', () => {
     } finally {
       await again.stop();
       await first.stop();
+    }
+  });
+});
+
+describe('custom response delay', () => {
+  test('delayMs is milliseconds: 1500 is answered after 1.5 s, neither at once nor 1,500 s later', async () => {
+    const t = await startTestEngine();
+    const guard = new AbortController();
+    let sent: ClientRequest | undefined;
+    try {
+      const id = await t.endpoint({
+        name: 'slow',
+        validationType: 'none',
+        customResponse: { status: 202, body: 'late', delayMs: 1500 },
+      });
+      assert.equal((await t.api('GET', `/api/endpoints/${id}`)).body.data.customResponse.delayMs, 1500);
+      const started = performance.now();
+      const delivery = deliver(`${t.engine.receiverUrl}/webhook/${id}`, { body: 'x' });
+      sent = delivery.sent;
+      // Far below 1,500 s and far above 1.5 s: a delay taken as seconds fails here instead of hanging the test.
+      const tooLate = delay(10_000, 'not answered within 10 s', { signal: guard.signal });
+      const r = await Promise.race([delivery.answer, tooLate]);
+      const elapsed = performance.now() - started;
+      if (typeof r === 'string') assert.fail(r);
+      assert.deepEqual([r.status, r.body], [202, 'late']);
+      // A timer never fires early; the margin covers the clocks' millisecond rounding.
+      assert.ok(elapsed >= 1400, `answered after ${Math.round(elapsed)} ms, before its 1500 ms delay`);
+    } finally {
+      guard.abort();
+      sent?.destroy();
+      await t.stop();
     }
   });
 });

@@ -86,4 +86,28 @@ describe('the deliveries store', () => {
       'Opening the delivery failed: Log log_nope was not found. (LOG_NOT_FOUND)',
     ]);
   });
+
+  // Last in the file: its delivery would otherwise be on top of the other tests' unfiltered lists.
+  test('a live delivery that the reload in flight also returns is listed once', async () => {
+    const { store } = makeStore();
+    const own = await t.endpoint({ name: 'race', validationType: 'none' });
+    await store.getState().setFilter({ endpointId: own });
+    expect(store.getState().logs).toEqual([]);
+    const sent = await t.deliver(`/webhook/${own}/raced`, { body: '{"n":4}' });
+    expect(sent.status).toBe(200);
+    const id = (sent.body as { data: { id: string } }).data.id;
+    const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
+    const [summary] = (await client.get('/api/webhooks/logs', { params: { query: { endpointId: own } } })).logs;
+    expect(summary?.id).toBe(id);
+    // The reload is on its way (its query runs after the delivery was stored, so its answer
+    // holds it); the live event for that delivery comes before the answer.
+    const reload = store.getState().load();
+    expect(store.getState().loading).toBe(true);
+    store.getState().received(summary!);
+    expect(store.getState().logs.map((l) => l.id)).toEqual([id]);
+    await reload;
+    expect(store.getState().logs.map((l) => l.id)).toEqual([id]);
+    expect(store.getState().logs[0]?.path).toBe('/raced');
+    expect(store.getState().total).toBe(1);
+  });
 });

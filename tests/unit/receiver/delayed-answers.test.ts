@@ -28,6 +28,17 @@ class FakeResponse extends EventEmitter {
 }
 
 const answer = (delayMs: number): CustomResponse => ({ status: 503, headers: [], body: 'later', delayMs });
+/** What every custom answer starts with (server/endpoints/custom-response.ts), then the framing. */
+const written = (logId: string): string[] => [
+  'Content-Security-Policy',
+  "sandbox; default-src 'none'",
+  'X-Content-Type-Options',
+  'nosniff',
+  'Content-Length',
+  '5',
+  'Hookscope-Log-Id',
+  logId,
+];
 const asRes = (f: FakeResponse): ServerResponse => f as unknown as ServerResponse;
 
 describe('DelayedAnswers', () => {
@@ -55,7 +66,7 @@ describe('DelayedAnswers', () => {
     assert.equal(answers.waiting, 0);
     const expected = (id: string) => ({
       status: 503,
-      headers: ['Content-Length', '5', 'Hookscope-Log-Id', id],
+      headers: written(id),
       body: 'later',
       keepAlive: false,
     });
@@ -73,8 +84,6 @@ describe('DelayedAnswers', () => {
     const answers = new DelayedAnswers((e) => assert.fail(String(e)));
     const res = new FakeResponse();
     answers.send(asRes(res), answer(0), 'log_0');
-    assert.deepEqual(res.written, [
-      { status: 503, headers: ['Content-Length', '5', 'Hookscope-Log-Id', 'log_0'], body: 'later', keepAlive: true },
-    ]);
+    assert.deepEqual(res.written, [{ status: 503, headers: written('log_0'), body: 'later', keepAlive: true }]);
   });
 });

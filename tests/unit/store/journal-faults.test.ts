@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, type FileHandle } from 'node:fs/promises';
-import { abandon } from '../../helpers/abandon-store.ts';
 import { ITEMS_TABLE } from '../../helpers/items-table.ts';
 import { describe, test } from '../../helpers/node-test.ts';
+import { Opened } from '../../helpers/opened.ts';
 import { StoreUnavailableError } from '../../../server/errors/app-errors.ts';
 import { decodeRecords, encodeRecord } from '../../../server/store/journal-codec.ts';
 import { listSegments } from '../../../server/store/journal-files.ts';
@@ -94,72 +94,87 @@ describe('journal faults', () => {
     const dir = await tempDir();
     const files = new FaultyFiles();
     const errors: Error[] = [];
-    const journal = await openJournal(dir, files, 'interval', errors);
-    const f1 = frame(1);
-    await journal.append(f1);
+    const opened = new Opened();
+    try {
+      const journal = opened.add(await openJournal(dir, files, 'interval', errors));
+      const f1 = frame(1);
+      await journal.append(f1);
 
-    // One group of a small frame and a large one: half of the group's bytes holds frame 2
-    // whole, which a restart would recover if the torn bytes stayed in the file.
-    const f2 = frame(2);
-    const f3 = frame(3, 4096);
-    assert.ok(Math.floor((f2.length + f3.length) / 2) > f2.length, 'the half write covers frame 2 entirely');
-    files.arm('half-write');
-    const results = await Promise.allSettled([journal.append(f2), journal.append(f3)]);
-    assert.deepEqual(
-      results.map((r) => r.status),
-      ['rejected', 'rejected'],
-    );
-    assert.equal(files.injected, 1);
-    assert.deepEqual(
-      errors.map((e) => e.message),
-      ['EIO: injected write fault'],
-    );
-    assert.equal((await stat(await onlySegment(dir))).size, f1.length, 'the file ends at the last whole group');
+      // One group of a small frame and a large one: half of the group's bytes holds frame 2
+      // whole, which a restart would recover if the torn bytes stayed in the file.
+      const f2 = frame(2);
+      const f3 = frame(3, 4096);
+      assert.ok(Math.floor((f2.length + f3.length) / 2) > f2.length, 'the half write covers frame 2 entirely');
+      files.arm('half-write');
+      const results = await Promise.allSettled([journal.append(f2), journal.append(f3)]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['rejected', 'rejected'],
+      );
+      assert.equal(files.injected, 1);
+      assert.deepEqual(
+        errors.map((e) => e.message),
+        ['EIO: injected write fault'],
+      );
+      assert.equal((await stat(await onlySegment(dir))).size, f1.length, 'the file ends at the last whole group');
 
-    await journal.close();
-    assert.deepEqual(await seqsOnDisk(dir), [1]);
+      await opened.close(journal);
+      assert.deepEqual(await seqsOnDisk(dir), [1]);
+    } finally {
+      await opened.closeRest();
+    }
   });
 
   test('appends after a half-written group land right after the last whole group and survive a restart', async () => {
     const dir = await tempDir();
     const files = new FaultyFiles();
-    const journal = await openJournal(dir, files, 'interval', []);
-    const f1 = frame(1, 100);
-    await journal.append(f1);
-    files.arm('half-write');
-    await assert.rejects(journal.append(frame(2, 8192)), /injected write fault/);
-    // Smaller than the torn bytes: had they stayed, this frame would sit behind them
-    // (the segment is opened for appending) and recovery would stop before it.
-    const f3 = frame(3);
-    await journal.append(f3);
-    const f4 = frame(4);
-    await journal.append(f4);
-    assert.equal((await stat(await onlySegment(dir))).size, f1.length + f3.length + f4.length);
-    await journal.close();
-    assert.deepEqual(await seqsOnDisk(dir), [1, 3, 4]);
+    const opened = new Opened();
+    try {
+      const journal = opened.add(await openJournal(dir, files, 'interval', []));
+      const f1 = frame(1, 100);
+      await journal.append(f1);
+      files.arm('half-write');
+      await assert.rejects(journal.append(frame(2, 8192)), /injected write fault/);
+      // Smaller than the torn bytes: had they stayed, this frame would sit behind them
+      // (the segment is opened for appending) and recovery would stop before it.
+      const f3 = frame(3);
+      await journal.append(f3);
+      const f4 = frame(4);
+      await journal.append(f4);
+      assert.equal((await stat(await onlySegment(dir))).size, f1.length + f3.length + f4.length);
+      await opened.close(journal);
+      assert.deepEqual(await seqsOnDisk(dir), [1, 3, 4]);
+    } finally {
+      await opened.closeRest();
+    }
   });
 
   test('under strict sync a failed fdatasync rejects the group and cuts it off; later groups survive', async () => {
     const dir = await tempDir();
     const files = new FaultyFiles();
     const errors: Error[] = [];
-    const journal = await openJournal(dir, files, 'strict', errors);
-    const f1 = frame(1);
-    await journal.append(f1);
-    files.arm('sync-fails');
-    const f2 = frame(2, 300);
-    await assert.rejects(journal.append(f2), /injected sync fault/);
-    assert.equal(files.injected, 1);
-    assert.equal((await stat(await onlySegment(dir))).size, f1.length, 'the unsynced group is not left in the file');
-    const f3 = frame(3);
-    await journal.append(f3);
-    assert.equal((await stat(await onlySegment(dir))).size, f1.length + f3.length);
-    await journal.close();
-    assert.deepEqual(await seqsOnDisk(dir), [1, 3]);
-    assert.deepEqual(
-      errors.map((e) => e.message),
-      ['EIO: injected sync fault'],
-    );
+    const opened = new Opened();
+    try {
+      const journal = opened.add(await openJournal(dir, files, 'strict', errors));
+      const f1 = frame(1);
+      await journal.append(f1);
+      files.arm('sync-fails');
+      const f2 = frame(2, 300);
+      await assert.rejects(journal.append(f2), /injected sync fault/);
+      assert.equal(files.injected, 1);
+      assert.equal((await stat(await onlySegment(dir))).size, f1.length, 'the unsynced group is not left in the file');
+      const f3 = frame(3);
+      await journal.append(f3);
+      assert.equal((await stat(await onlySegment(dir))).size, f1.length + f3.length);
+      await opened.close(journal);
+      assert.deepEqual(await seqsOnDisk(dir), [1, 3]);
+      assert.deepEqual(
+        errors.map((e) => e.message),
+        ['EIO: injected sync fault'],
+      );
+    } finally {
+      await opened.closeRest();
+    }
   });
 });
 
@@ -185,49 +200,59 @@ describe('store over a failing journal', () => {
     test(`a ${fault} under ${sync} sync surfaces as StoreUnavailableError; every acknowledged write survives a crash and a clean restart`, async () => {
       const dir = await tempDir();
       const files = new FaultyFiles();
-      const store = await openFaulty(dir, files, sync);
-      await store.write(insert('first'), 'durable');
-      await store.write(insert('second', 50), 'applied');
-      files.arm(fault);
-      await assert.rejects(store.write(insert('lost', 6000), 'applied'), (e: unknown) => {
-        assert.ok(e instanceof StoreUnavailableError, String(e));
-        assert.match(e.message, /The journal could not be written: EIO: injected/);
-        return true;
-      });
-      await store.write(insert('third'), 'durable');
-      await store.write(insert('fourth', 10), 'applied');
-      assert.deepEqual(await names(store), ['first', 'second', 'third', 'fourth']);
+      const opened = new Opened();
+      try {
+        const store = opened.add(await openFaulty(dir, files, sync));
+        await store.write(insert('first'), 'durable');
+        await store.write(insert('second', 50), 'applied');
+        files.arm(fault);
+        await assert.rejects(store.write(insert('lost', 6000), 'applied'), (e: unknown) => {
+          assert.ok(e instanceof StoreUnavailableError, String(e));
+          assert.match(e.message, /The journal could not be written: EIO: injected/);
+          return true;
+        });
+        await store.write(insert('third'), 'durable');
+        await store.write(insert('fourth', 10), 'applied');
+        assert.deepEqual(await names(store), ['first', 'second', 'third', 'fourth']);
 
-      // A crash: no checkpoint, so everything must come back from the journal.
-      await abandon(store);
-      const afterCrash = await SqljsStore.open({ dir, migrations });
-      assert.equal(afterCrash.openInfo.tornBytes, 0);
-      assert.equal(afterCrash.openInfo.replayed, 4);
-      assert.deepEqual(await names(afterCrash), ['first', 'second', 'third', 'fourth']);
-      await afterCrash.write(insert('fifth'));
-      await afterCrash.close();
+        // A crash: no checkpoint, so everything must come back from the journal.
+        await opened.abandon(store);
+        const afterCrash = opened.add(await SqljsStore.open({ dir, migrations }));
+        assert.equal(afterCrash.openInfo.tornBytes, 0);
+        assert.equal(afterCrash.openInfo.replayed, 4);
+        assert.deepEqual(await names(afterCrash), ['first', 'second', 'third', 'fourth']);
+        await afterCrash.write(insert('fifth'));
+        await opened.close(afterCrash);
 
-      const afterClose = await SqljsStore.open({ dir, migrations });
-      assert.deepEqual(await names(afterClose), ['first', 'second', 'third', 'fourth', 'fifth']);
-      await afterClose.close();
+        const afterClose = opened.add(await SqljsStore.open({ dir, migrations }));
+        assert.deepEqual(await names(afterClose), ['first', 'second', 'third', 'fourth', 'fifth']);
+        await opened.close(afterClose);
+      } finally {
+        await opened.closeRest();
+      }
     });
 
     test(`a statement first journaled by a write that fails (${fault}) is defined again by the next write that names it`, async () => {
       const dir = await tempDir();
       const files = new FaultyFiles();
-      const store = await openFaulty(dir, files, sync);
-      // Columns in another order: a statement the catalogue has not numbered yet.
-      const insertOther = (name: string) => [
-        { sql: 'INSERT INTO items (data, name) VALUES (?, ?)', params: [null, name] },
-      ];
-      await store.write(insert('first'), 'durable');
-      files.arm(fault);
-      await assert.rejects(store.write(insertOther('lost'), 'durable'), /injected/);
-      await store.write(insertOther('second'), 'durable');
-      await abandon(store);
-      const afterCrash = await SqljsStore.open({ dir, migrations });
-      assert.deepEqual(await names(afterCrash), ['first', 'second']);
-      await afterCrash.close();
+      const opened = new Opened();
+      try {
+        const store = opened.add(await openFaulty(dir, files, sync));
+        // Columns in another order: a statement the catalogue has not numbered yet.
+        const insertOther = (name: string) => [
+          { sql: 'INSERT INTO items (data, name) VALUES (?, ?)', params: [null, name] },
+        ];
+        await store.write(insert('first'), 'durable');
+        files.arm(fault);
+        await assert.rejects(store.write(insertOther('lost'), 'durable'), /injected/);
+        await store.write(insertOther('second'), 'durable');
+        await opened.abandon(store);
+        const afterCrash = opened.add(await SqljsStore.open({ dir, migrations }));
+        assert.deepEqual(await names(afterCrash), ['first', 'second']);
+        await opened.close(afterCrash);
+      } finally {
+        await opened.closeRest();
+      }
     });
   }
 });
