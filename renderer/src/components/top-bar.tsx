@@ -38,7 +38,11 @@ export function TopBar() {
           <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>
             {TUNNEL_WORDS[status.state]}
           </span>
-          {status.lastError && status.state !== 'online' && <span className="tunnel-error">{status.lastError}</span>}
+          {status.lastError && status.state !== 'online' && (
+            <span className="tunnel-error" title={status.lastError}>
+              {status.lastError}
+            </span>
+          )}
           {status.url && (
             <>
               <code className="public-url">{status.url}</code>
@@ -63,7 +67,8 @@ export function TopBar() {
         {LIVE_WORDS[liveState]}
       </span>
       <label className="theme">
-        Theme{' '}
+        {/* Named for assistive technology; the select's value says what it is. */}
+        <span className="visually-hidden">Theme</span>
         <select value={choice} onChange={(e) => theme.getState().choose(e.target.value as ThemeChoice)}>
           <option value="system">System</option>
           <option value="light">Light</option>
