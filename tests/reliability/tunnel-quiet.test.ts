@@ -16,6 +16,7 @@ import { startSilentDropFront } from '../helpers/silent-drop-front.ts';
 import { slowSender } from '../helpers/slow-sender.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /**
  * What a day of use does to the public URL, against the reference localtunnel
@@ -25,20 +26,6 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
  */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 let srv: TunnelServer;
 before(async () => {
