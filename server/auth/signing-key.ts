@@ -1,6 +1,12 @@
 import { link, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrivateDir, setMode, PRIVATE_FILE_MODE, writePrivateFile } from '../support/private-files.ts';
+import {
+  ensurePrivateDir,
+  openPrivateFile,
+  setMode,
+  PRIVATE_FILE_MODE,
+  syncDirectory,
+} from '../support/private-files.ts';
 import type { Random } from '../support/random.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
 
@@ -11,6 +17,9 @@ const KEY_BYTES = 32;
  * The per-install key that signs API tokens: 32 random bytes, base64url text in
  * `<dataDir>/signing-key`, mode 0600. Created atomically (a private temp file
  * hard-linked into place), so two processes starting at once end up sharing one key.
+ * The temp file is fsynced before the link and the directory after it: a crash
+ * right after creation must not leave an empty key (every token would then need
+ * a new one), nor lose the link.
  */
 export async function loadOrCreateSigningKey(dataDir: string, random: Random): Promise<Uint8Array> {
   await ensurePrivateDir(dataDir);
@@ -19,7 +28,13 @@ export async function loadOrCreateSigningKey(dataDir: string, random: Random): P
   if (existing) return existing;
 
   const tmp = `${path}.${process.pid}.${random.bytes(6).toString('hex')}.tmp`;
-  await writePrivateFile(tmp, `${random.bytes(KEY_BYTES).toString('base64url')}\n`, 'wx');
+  const handle = await openPrivateFile(tmp, 'wx');
+  try {
+    await handle.writeFile(`${random.bytes(KEY_BYTES).toString('base64url')}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   try {
     // link() fails if the key appeared meanwhile, and then the other process's key wins.
     await link(tmp, path).catch((e: NodeJS.ErrnoException) => {
@@ -28,6 +43,7 @@ export async function loadOrCreateSigningKey(dataDir: string, random: Random): P
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
+  await syncDirectory(dataDir);
   const key = await readKey(path);
   if (!key) throw new Error(`Could not create the signing key at ${path}.`);
   return key;

@@ -115,7 +115,7 @@ export async function writePrivateFileAtomic(
 }
 
 /** Makes a rename in `dir` durable. Windows cannot open a directory, and some file systems refuse the fsync: the rename is still atomic there. */
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   let handle: FileHandle;
   try {
     handle = await open(dir, 'r');
