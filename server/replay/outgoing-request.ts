@@ -51,7 +51,7 @@ export interface ArrivalFacts {
  * The engine's own X-Forwarded-For, -Host and -Proto for a delivery, as a proxy
  * in front of the target would write them. Proto: the engine listens on plain
  * HTTP only, so a delivery arrived over https only through a public URL that
- * terminates TLS in front of it (the tunnel, or a team server's --public-url).
+ * terminates TLS in front of it (the tunnel, or a proxy in front of a team server).
  * The log records the Host the sender used, not the scheme; a Host equal to the
  * public base URL's host (default port or none) came through it and gets that
  * URL's scheme, every other Host (127.0.0.1, localhost, a LAN address) came
