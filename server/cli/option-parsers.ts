@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
+import { isAbsoluteHttpUrl } from '../api-client/shared.ts';
 
 // Parsers for commander's `.argParser()`: commander names the flag and the value
 // in its error ("option '--limit <n>' argument 'abc' is invalid."), these add why;

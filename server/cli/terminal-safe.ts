@@ -1,5 +1,4 @@
-import { BIDI_CONTROLS } from '../support/bidi-controls.ts';
-import { TERMINAL_CONTROLS } from '../support/control-chars.ts';
+import { BIDI_CONTROLS, TERMINAL_CONTROLS } from '../api-client/shared.ts';
 
 /**
  * Text that came from a sender (bodies, header values, query values, a replay

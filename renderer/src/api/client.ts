@@ -23,6 +23,10 @@ export function browserClient(origin: string = window.location.origin): ApiClien
 export type Endpoint = ApiSchemas['Endpoint'];
 export type LogSummary = ApiSchemas['LogSummary'];
 export type LogDetail = ApiSchemas['LogDetail'];
+/** A stored delivery's outcome (the list's status filter). */
+export type LogStatus = LogSummary['status'];
+/** What `GET /api/webhooks/logs/{logId}/export` makes of a delivery. */
+export type ExportFormat = ApiSchemas['Export']['format'];
 export type TunnelStatus = ApiSchemas['TunnelStatus'];
 
 /** The JSON body an operation takes. */

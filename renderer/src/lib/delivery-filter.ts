@@ -1,13 +1,20 @@
-import type { LogSummary } from '../api/client.ts';
+import type { LogStatus, LogSummary } from '../api/client.ts';
 
 export interface DeliveryFilter {
-  status: 'all' | 'success' | 'failed';
+  status: 'all' | LogStatus;
   /** Text the engine searches for in bodies, headers and paths. */
   search: string;
   endpointId: string | null;
 }
 
 export const ALL_DELIVERIES: DeliveryFilter = { status: 'all', search: '', endpointId: null };
+
+/** The status chips, in order, with their names: "All", then every status the API document lists. */
+export const STATUS_CHIPS: Record<DeliveryFilter['status'], string> = {
+  all: 'All',
+  success: 'Success',
+  failed: 'Failed',
+};
 
 /**
  * Whether a live delivery belongs in the list as filtered. A search runs in the

@@ -1,4 +1,4 @@
-import { replayFailed } from '../../../server/replay/replay-types.ts';
+import { replayFailed } from '../../../server/api-client/shared.ts';
 import type { LogSummary } from '../api/client.ts';
 import type { ReplayState } from '../stores/replay-store.ts';
 

@@ -1,15 +1,17 @@
-import type { ApiSchemas } from '../api/client.ts';
-import { bodyBytes } from './body-view.ts';
+import type { ApiSchemas, ExportFormat } from '../api/client.ts';
+import { bodyBytes } from './body-views.ts';
+import { enumKeys } from './enum-keys.ts';
 
 export type ExportFile = ApiSchemas['Export'];
-export type DownloadFormat = 'json' | 'har' | 'http';
+/** The formats saved as files; cURL is copied as text instead (Copy as cURL). */
+export type DownloadFormat = Exclude<ExportFormat, 'curl'>;
+
+const MENU_LABELS: Record<DownloadFormat, string> = { json: 'JSON', har: 'HAR', http: 'Raw HTTP' };
 
 /** The detail's Export menu, in order: what each item is called and the format it asks the engine for. */
-export const EXPORT_CHOICES: readonly { format: DownloadFormat; label: string }[] = [
-  { format: 'json', label: 'JSON' },
-  { format: 'har', label: 'HAR' },
-  { format: 'http', label: 'Raw HTTP' },
-];
+export const EXPORT_CHOICES: readonly { format: DownloadFormat; label: string }[] = enumKeys(MENU_LABELS).map(
+  (format) => ({ format, label: MENU_LABELS[format] }),
+);
 
 /** `hookscope-<logId>.<format>`; anything but letters, digits, `_` and `-` in the id becomes `_` (a file name, not a path). */
 export function exportFilename(logId: string, format: DownloadFormat): string {

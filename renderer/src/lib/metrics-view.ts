@@ -1,11 +1,9 @@
 import type { ApiSchemas } from '../api/client.ts';
+import { enumKeys } from './enum-keys.ts';
 
 export type MetricsReport = ApiSchemas['MetricsReport'];
 export type MetricsWindow = MetricsReport['window'];
 export type SeriesPoint = MetricsReport['series'][number];
-
-/** The windows the engine answers (GET /api/observability/metrics?window=), shortest first. */
-export const WINDOWS: readonly MetricsWindow[] = ['1h', '24h', '7d', '30d'];
 
 const WINDOW_WORDS: Record<MetricsWindow, string> = {
   '1h': 'the last hour',
@@ -13,6 +11,9 @@ const WINDOW_WORDS: Record<MetricsWindow, string> = {
   '7d': 'the last 7 days',
   '30d': 'the last 30 days',
 };
+
+/** The windows the engine answers (GET /api/observability/metrics?window=), shortest first. */
+export const WINDOWS: readonly MetricsWindow[] = enumKeys(WINDOW_WORDS);
 
 /** "the last 24 hours": the window in words, for captions. */
 export function windowWords(w: MetricsWindow): string {

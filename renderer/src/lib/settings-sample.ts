@@ -1,4 +1,4 @@
-import type { Settings } from './settings-form.ts';
+import type { Settings } from './settings-fields.ts';
 
 const DEFAULT: Settings['sources'][keyof Settings['sources']] = { from: 'default', name: null };
 

@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.ts';
-import { createDeliveriesStore } from './deliveries-store.ts';
+import { createDeliveryListStore } from './delivery-list-store.ts';
 import { createEndpointsStore } from './endpoints-store.ts';
 import { createLiveStore } from './live-store.ts';
 import { createMetricsStore } from './metrics-store.ts';
@@ -14,6 +14,7 @@ import { createTunnelStore } from './tunnel-store.ts';
 import { createAnalysisStore } from './analysis-store.ts';
 import { createCompareStore } from './compare-store.ts';
 import { createReplayStore } from './replay-store.ts';
+import { createSelectionStore } from './selection-store.ts';
 import { createShareStore } from './share-store.ts';
 import { createUiStore } from './ui-store.ts';
 import { createExportStore } from './export-store.ts';
@@ -22,11 +23,13 @@ import { createExportStore } from './export-store.ts';
 export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getItem' | 'setItem'>) {
   const notices = createNoticesStore();
   const report = notices.getState();
+  const selection = createSelectionStore(client, report);
   return {
     notices,
     session: createSessionStore(client, report),
     endpoints: createEndpointsStore(client, report),
-    deliveries: createDeliveriesStore(client, report),
+    deliveries: createDeliveryListStore(client, report, selection.getState()),
+    selection,
     live: createLiveStore(client),
     tunnel: createTunnelStore(client, report),
     theme: createThemeStore(storage),

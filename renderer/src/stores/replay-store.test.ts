@@ -77,4 +77,42 @@ describe('the replay store: comparing two replays', () => {
       'Comparing the replays failed: Replay rp_x of log log_other was not found (query parameter a). (REPLAY_NOT_FOUND)',
     ]);
   });
+
+  test('an attempt recorded elsewhere goes on top of the open history once, without asking the engine again', async () => {
+    const notices = createNoticesStore();
+    const asked: string[] = [];
+    const client = createApiClient({
+      baseUrl: t.engine.apiUrl,
+      token: t.token,
+      fetch: (request) => {
+        asked.push(`${request.method} ${new URL(request.url).pathname}`);
+        return fetch(request);
+      },
+    });
+    const store = createReplayStore(client, notices.getState(), memory());
+    await store.getState().open(logId);
+    const before = store.getState().history;
+    expect(before.length).toBeGreaterThan(0);
+    await store.getState().send(logId, 'ep', target.url, { targetUrl: target.url });
+    const [mine] = store.getState().history;
+    expect(store.getState().history.slice(1)).toEqual(before);
+    // Its own event, arriving after the answer, is the same attempt.
+    store.getState().completed(mine!);
+    // A forward recorded later, and an attempt at another delivery.
+    const forward = { ...mine!, id: 'rp_forward', trigger: 'forward' as const, createdAt: '2999-01-01T00:00:00.000Z' };
+    store.getState().completed(forward);
+    store.getState().completed({ ...mine!, id: 'rp_other', logId: 'log_other' });
+    expect(store.getState().history.map((h) => h.id)).toEqual(['rp_forward', mine!.id, ...before.map((h) => h.id)]);
+    // An event that overtook an older answer still lands in date order.
+    const older = { ...mine!, id: 'rp_older', createdAt: before[0]!.createdAt };
+    store.getState().completed(older);
+    expect(
+      store
+        .getState()
+        .history.map((h) => h.id)
+        .slice(0, 4),
+    ).toEqual(['rp_forward', mine!.id, 'rp_older', before[0]!.id]);
+    expect(asked.filter((a) => a.endsWith('/history'))).toEqual([`GET /api/replay/${logId}/history`]);
+    expect(notices.getState().notices).toEqual([]);
+  });
 });

@@ -6,10 +6,20 @@ import type { NoticesState } from './notices-store.ts';
 
 export type ReplayResult = ApiSchemas['ReplayDetail'];
 export type ReplayRequest = RequestBody<'/api/replay/{webhookLogId}', 'post'>;
-type HistoryEntry = ApiSchemas['ReplayHistoryEntry'];
+export type HistoryEntry = ApiSchemas['ReplayHistoryEntry'];
 export type ReplayDiff = ApiData<'/api/replay/{webhookLogId}/diff', 'get'>;
 
 const targetKey = (endpointId: string): string => `hookscope.replayTarget.${endpointId}`;
+
+/** The newest attempts shown, as many as the engine's first history page holds. */
+const HISTORY_SHOWN = 50;
+
+/** A replay's answer as its history entry (what `replay.completed` carries): the exchange itself stays out. */
+function entryOf(result: ReplayResult): HistoryEntry {
+  const { requestHeaders, responseHeaders, responseRawHeaders, responseBody, bodyEncoding, truncated, ...entry } =
+    result;
+  return entry;
+}
 
 export interface ReplayState {
   /** The log the panel is about; results and history belong to it. */
@@ -22,6 +32,13 @@ export interface ReplayState {
   /** The target base remembered for an endpoint (a preference, not a credential: localStorage). */
   targetBase(endpointId: string): string;
   open(logId: string): Promise<void>;
+  /** Reads the open history again (after a reconnection: attempts made while away). */
+  refresh(): Promise<void>;
+  /**
+   * An attempt was recorded (a `replay.completed` event, or this page's own replay
+   * answered): it goes on top of the open history, once, without asking the engine.
+   */
+  completed(entry: HistoryEntry): void;
   send(logId: string, endpointId: string, base: string, request: ReplayRequest): Promise<void>;
   /** The engine's diff of two replays of the log: status, headers, body (b compared with a). */
   compare(logId: string, a: string, b: string): Promise<void>;
@@ -37,7 +54,7 @@ export const createReplayStore = (
     const loadHistory = async (logId: string): Promise<void> => {
       try {
         const page = await client.get('/api/replay/{webhookLogId}/history', {
-          params: { path: { webhookLogId: logId } },
+          params: { path: { webhookLogId: logId }, query: { limit: String(HISTORY_SHOWN) } },
         });
         if (get().logId === logId) set({ history: page.history });
       } catch (e) {
@@ -55,6 +72,18 @@ export const createReplayStore = (
         if (get().logId !== logId) set({ logId, result: null, history: [], diff: null });
         await loadHistory(logId);
       },
+      refresh: async () => {
+        const logId = get().logId;
+        if (logId !== null) await loadHistory(logId);
+      },
+      completed: (entry) =>
+        set((s) => {
+          if (s.logId !== entry.logId || s.history.some((h) => h.id === entry.id)) return s;
+          // Newest first, as the engine lists them: an answer and an event may arrive in either order.
+          const at = s.history.findIndex((h) => h.createdAt <= entry.createdAt);
+          const history = at === -1 ? [...s.history, entry] : s.history.toSpliced(at, 0, entry);
+          return { history: history.slice(0, HISTORY_SHOWN) };
+        }),
       send: async (logId, endpointId, base, request) => {
         storage.setItem(targetKey(endpointId), base);
         set({ sending: true });
@@ -64,12 +93,13 @@ export const createReplayStore = (
             body: request,
           });
           if (get().logId === logId) set({ result });
+          get().completed(entryOf(result));
         } catch (e) {
-          // No answer from the target is still an attempt: the engine recorded it, the history shows it.
+          // No answer from the target is still an attempt: the engine recorded it, and its
+          // `replay.completed` event puts it in the history.
           notices.error('Replay', e);
         } finally {
           set({ sending: false });
-          await loadHistory(logId);
         }
       },
       compare: async (logId, a, b) => {

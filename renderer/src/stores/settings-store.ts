@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.ts';
-import { saveErrors, type SaveErrors, type Settings } from '../lib/settings-form.ts';
+import { saveErrors, type SaveErrors, type Settings } from '../lib/settings-fields.ts';
 import type { NoticesState } from './notices-store.ts';
 
 export interface SettingsState {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_FORMATS, type ExportFormat } from '../../export/export-types.ts';
+import { EXPORT_FORMATS, type ExportFormat } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { httpUrlArg } from '../option-parsers.ts';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { MAX_DELETE_IDS } from '../../logs/log-types.ts';
+import { MAX_DELETE_IDS } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { printJson } from '../render.ts';

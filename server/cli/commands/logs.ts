@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { ApiSchemas } from '../../api-client/api-client.ts';
-import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
+import { LOG_STATUSES, type LogStatus } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { intArg } from '../option-parsers.ts';

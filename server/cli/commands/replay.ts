@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Option, type Command } from 'commander';
-import { MAX_TIMEOUT_MS, REPLAY_METHODS } from '../../replay/replay-limits.ts';
+import { MAX_TIMEOUT_MS, REPLAY_METHODS } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { choiceArg, httpUrlArg, intArg } from '../option-parsers.ts';

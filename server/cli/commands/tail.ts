@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ApiSchemas } from '../../api-client/api-client.ts';
 import { followEvents, type EngineEventShape } from '../../api-client/event-follower.ts';
-import { LOG_STATUSES, type LogStatus } from '../../logs/log-types.ts';
+import { LOG_STATUSES, type LogStatus } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { EngineNotRunningError } from '../engine-not-running-error.ts';

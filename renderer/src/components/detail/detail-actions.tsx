@@ -1,0 +1,75 @@
+import { useEffect } from 'react';
+import type { LogDetail } from '../../api/client.ts';
+import { explainable } from '../../lib/explainable.ts';
+import { useSlice, useStores } from '../../stores/app-stores.ts';
+import type { Panel } from '../../stores/ui-store.ts';
+import { ExportMenu } from './export/export-menu.tsx';
+
+/** The delivery's actions; each opens its panel below (the keyboard opens them too: r, e, s, x), Export its menu. */
+export function DetailActions({ detail }: { detail: LogDetail }) {
+  const { ui, notices, deliveries, replay } = useStores();
+  const panel = useSlice(ui, (s) => s.panel);
+  // The engine explains a verified delivery too once a replay or forward of it failed:
+  // its history is read to know whether to offer Explain.
+  const canExplain = useSlice(replay, (s) => explainable(detail, s));
+  const verified = detail.status !== 'failed';
+  useEffect(() => {
+    if (verified) void replay.getState().open(detail.id);
+  }, [replay, detail.id, verified]);
+  const toggle = (p: Panel): void => ui.getState().setPanel(panel === p ? 'none' : p);
+  const copyCurl = async (): Promise<void> => {
+    const curl = await deliveries.getState().exportText(detail.id, 'curl');
+    if (curl === null) return;
+    try {
+      await navigator.clipboard.writeText(curl);
+      notices.getState().info('Copied the delivery as a cURL command.');
+    } catch (e) {
+      notices.getState().error('Copy as cURL', e);
+    }
+  };
+  return (
+    <div className="actions" role="toolbar" aria-label="Delivery actions">
+      <button type="button" aria-expanded={panel === 'replay'} onClick={() => toggle('replay')}>
+        Replay
+      </button>
+      <button type="button" className="secondary" aria-expanded={panel === 'edit'} onClick={() => toggle('edit')}>
+        Edit and replay
+      </button>
+      <button type="button" className="secondary" aria-expanded={panel === 'share'} onClick={() => toggle('share')}>
+        Share
+      </button>
+      {canExplain && (
+        <button
+          type="button"
+          className="secondary"
+          aria-expanded={panel === 'explain'}
+          onClick={() => toggle('explain')}
+        >
+          Explain
+        </button>
+      )}
+      <button type="button" className="secondary" onClick={() => void copyCurl()}>
+        Copy as cURL
+      </button>
+      <ExportMenu logId={detail.id} />
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => void deliveries.getState().pin(detail.id, !detail.pinned)}
+      >
+        {detail.pinned ? 'Unpin' : 'Pin'}
+      </button>
+      <button
+        type="button"
+        className="secondary danger"
+        onClick={() => {
+          if (window.confirm('Delete this delivery for good? Its share link, analysis and replay history go too.')) {
+            void deliveries.getState().remove([detail.id]);
+          }
+        }}
+      >
+        Delete
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { useSlice, useStores } from '../../stores/app-stores.ts';
+import { PortsInfo } from './ports-info.tsx';
+import { SettingsForm } from './settings-form.tsx';
+import { ThemeChoiceGroup } from './theme-choice-group.tsx';
+import './settings-screen.css';
+
+/**
+ * The Settings screen (`#/settings`): the engine-wide settings (tunnel,
+ * retention, rate limit, LLM), saved to config.json and applied at once; the
+ * ports, which need a restart, read-only with how to change them; and this
+ * browser's theme. Only the install's owner may change the engine's settings.
+ */
+export function SettingsScreen() {
+  const { settings } = useStores();
+  const current = useSlice(settings, (s) => s.settings);
+  const loading = useSlice(settings, (s) => s.loading);
+
+  useEffect(() => {
+    void settings.getState().load();
+  }, [settings]);
+
+  return (
+    <main className="settings" aria-labelledby="settings-title" aria-busy={loading}>
+      <h2 id="settings-title">Settings</h2>
+      {current === null ? (
+        <p className="empty">{loading ? 'Loading settings…' : 'The settings could not be read.'}</p>
+      ) : (
+        <>
+          <SettingsForm settings={current} />
+          <PortsInfo ports={current.ports} />
+        </>
+      )}
+      <ThemeChoiceGroup />
+    </main>
+  );
+}
