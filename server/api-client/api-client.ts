@@ -23,6 +23,7 @@ export interface ApiClient {
   get: EnvelopeCall<'get'>;
   post: EnvelopeCall<'post'>;
   patch: EnvelopeCall<'patch'>;
+  put: EnvelopeCall<'put'>;
   delete: EnvelopeCall<'delete'>;
   /** A GET whose success answer is plain text (e.g. `explain?format=text`); errors still arrive as the envelope. */
   getText<P extends TextPath>(path: P, ...init: InitArgs<P, 'get'>): Promise<string>;
@@ -47,7 +48,7 @@ export interface ApiClientOptions {
 /** The schemas of the API's components (Endpoint, LogSummary, ...). */
 export type ApiSchemas = components['schemas'];
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type RawClient = ReturnType<typeof createClient<paths, 'application/json'>>;
 type PathOf<M extends Method> = ClientPathsWithMethod<RawClient, M>;
 type Init<P extends keyof paths, M extends Method> = MaybeOptionalInit<paths[P], M>;
@@ -140,6 +141,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     get: envelopeCall('get'),
     post: envelopeCall('post'),
     patch: envelopeCall('patch'),
+    put: envelopeCall('put'),
     delete: envelopeCall('delete'),
     async getText(path, ...init) {
       const { data, error, response } = await request('get', path, {

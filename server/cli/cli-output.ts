@@ -10,7 +10,15 @@ export interface CliIO {
    * characters (terminal-safe.ts) only then; a pipe gets exact bytes.
    */
   isTTY?: boolean;
+  /**
+   * Standard input, for a value that must stay out of argv and shell history (a
+   * signing secret). Absent: there is none to read (in-process tests pass flags).
+   */
+  stdin?: () => SecretInput;
 }
+
+/** What a command reads a secret from: a terminal (typed or pasted) or a pipe or file. */
+export type SecretInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
 /**
  * Decided once per process. HOOKSCOPE_FORCE_TTY=1 makes a piped stdout count as
@@ -25,6 +33,8 @@ export const processIO: CliIO = {
   env: process.env,
   write: (chunk) => process.stdout.write(chunk),
   isTTY: stdoutIsTTY,
+  // A function, so that only a command that reads stdin opens it.
+  stdin: () => process.stdin,
 };
 
 /** Exit codes: 0 ok, 1 failure, 2 usage. */

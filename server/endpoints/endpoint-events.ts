@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const ENDPOINT_CHANGES = ['created', 'updated', 'secret_regenerated', 'deleted'] as const;
+/** `secret_regenerated`: Hookscope made or took a new hmac_sha256 secret; `secret_set`: the sender's secret was set (PUT .../secret). */
+export const ENDPOINT_CHANGES = ['created', 'updated', 'secret_regenerated', 'secret_set', 'deleted'] as const;
 
 /**
  * The `endpoint.changed` event: which endpoint and what happened to it. Only the

@@ -10,6 +10,8 @@ import {
   EndpointSchema,
   RegeneratedSchema,
   RegenerateSecretBody,
+  SecretSetSchema,
+  SetSecretBody,
   TestDeliveryBody,
   TestDeliverySchema,
   UpdateEndpointBody,
@@ -105,6 +107,25 @@ export function endpointsRoutes(endpoints: EndpointsService, testDelivery: TestD
       errors: { 409: 'Not an hmac_sha256 endpoint' },
       handler: async ({ account, params, body }) => ({
         data: await endpoints.regenerateSecret(account, params.endpointId, body.webhookSecret),
+      }),
+    }),
+    route({
+      method: 'put',
+      path: '/api/endpoints/:endpointId/secret',
+      summary:
+        "Set the signing secret of a signed endpoint to the sender's (Stripe, GitHub, Shopify, Slack, Standard Webhooks or hmac_sha256), keeping its URL; the previous secret stays valid for the grace period. The secret is never returned",
+      tag,
+      params: EndpointIdParams,
+      body: SetSecretBody,
+      responses: {
+        200: {
+          description: 'Set (or already that secret: nothing changed); until when the previous secret verifies',
+          data: SecretSetSchema,
+        },
+      },
+      errors: { 409: 'A validationType none endpoint: it checks no signature, so it has no secret' },
+      handler: async ({ account, params, body }) => ({
+        data: await endpoints.setSecret(account, params.endpointId, body.webhookSecret),
       }),
     }),
     route({

@@ -163,6 +163,22 @@ export const RegenerateSecretBody = z.object({
     .optional(),
 });
 
+export const SetSecretBody = z.object(
+  {
+    webhookSecret: z
+      .string({
+        error: (i) => (i.input === undefined ? 'webhookSecret is required.' : 'webhookSecret must be a string.'),
+      })
+      .min(1, { error: 'webhookSecret must not be empty.' })
+      .max(1000, { error: 'webhookSecret must be at most 1000 characters.' })
+      .meta({
+        description:
+          "The sender's signing secret, exactly as the sender shows it. standard_webhooks: whsec_<base64> or plain base64; others: used as UTF-8.",
+      }),
+  },
+  { error: 'The request body must be a JSON object { webhookSecret }.' },
+);
+
 export const EndpointIdParams = z.object({ endpointId: z.string().min(1).max(100) });
 
 // ---- Response shapes: the wire types below are inferred from them (one source).
@@ -208,6 +224,14 @@ export const RegeneratedSchema = z.strictObject({
   previousSecretExpiresAt: z.string().nullable(),
 });
 
+export const SecretSetSchema = z.strictObject({
+  id: z.string(),
+  previousSecretExpiresAt: z.string().nullable().meta({
+    description:
+      'Until when the previous secret still verifies (ISO 8601), as the endpoint object shows it; null when none does. Setting the secret the endpoint already has changes nothing: an earlier grace period keeps running.',
+  }),
+});
+
 export const TestDeliveryBody = z.object({
   payload: z
     .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -231,4 +255,5 @@ export const TestDeliverySchema = z.strictObject({
 export type EndpointView = z.infer<typeof EndpointSchema>;
 export type EndpointList = z.infer<typeof EndpointListSchema>;
 export type Regenerated = z.infer<typeof RegeneratedSchema>;
+export type SecretSet = z.infer<typeof SecretSetSchema>;
 export type TestDeliveryResult = z.infer<typeof TestDeliverySchema>;

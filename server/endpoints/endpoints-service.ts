@@ -150,21 +150,62 @@ export class EndpointsService {
         validationType: current.validationType,
       });
     }
-    const now = this.deps.clock.now();
     const secret = requested ?? this.deps.random.bytes(32).toString('hex');
-    // The old secret keeps verifying for the grace period so senders can roll over.
-    const expires = current.secret ? now + this.deps.secretGraceMs : null;
+    const next = await this.rotate(current, secret, 'secret_regenerated');
+    return { id, webhookSecret: secret, previousSecretExpiresAt: isoOrNull(next.previousSecretExpiresAt) };
+  }
+
+  /**
+   * Replaces the secret of a signed endpoint with the one its sender issued (a
+   * secret rolled at Stripe, or one typed wrong at creation), keeping its URL. The
+   * same secret again changes nothing: restarting the grace period would push out
+   * the secret still in grace, which a sender may still be signing with.
+   */
+  async setSecret(
+    account: AccountContext,
+    id: string,
+    secret: string,
+  ): Promise<{ id: string; previousSecretExpiresAt: string | null }> {
+    const current = this.own(account, id);
+    if (!requiresSecret(current.validationType)) {
+      const signed = SIGNATURE_SCHEMES.filter((s) => s.secret.required).map((s) => s.id);
+      throw new ConflictError(
+        `Endpoint ${id} checks no signature (validationType ${current.validationType}), so it has no secret to set; ` +
+          `to verify deliveries, create an endpoint of a signed type (${signed.join(', ')}).`,
+        'SECRET_NOT_APPLICABLE',
+        { validationType: current.validationType },
+      );
+    }
+    checkSecretFormat(current.validationType, secret);
+    if (secret === current.secret) return { id, previousSecretExpiresAt: this.graceEnd(current) };
+    const next = await this.rotate(current, secret, 'secret_set');
+    return { id, previousSecretExpiresAt: isoOrNull(next.previousSecretExpiresAt) };
+  }
+
+  /** The new secret verifies at once; the old one keeps verifying for the grace period so senders can roll over. */
+  private async rotate(
+    current: EndpointRecord,
+    secret: string,
+    change: 'secret_regenerated' | 'secret_set',
+  ): Promise<EndpointRecord> {
+    const now = this.deps.clock.now();
     const next: EndpointRecord = {
       ...current,
       secret,
       previousSecret: current.secret,
-      previousSecretExpiresAt: expires,
+      previousSecretExpiresAt: current.secret ? now + this.deps.secretGraceMs : null,
       updatedAt: now,
     };
     await this.deps.repo.update(next);
-    this.byId.set(id, next);
-    this.changed(next, 'secret_regenerated');
-    return { id, webhookSecret: secret, previousSecretExpiresAt: expires === null ? null : isoTime(expires) };
+    this.byId.set(current.id, next);
+    this.changed(next, change);
+    return next;
+  }
+
+  /** When the previous secret stops verifying, or null when none verifies now. */
+  private graceEnd(e: EndpointRecord): string | null {
+    const live = e.previousSecretExpiresAt !== null && this.deps.clock.now() < e.previousSecretExpiresAt;
+    return live ? isoOrNull(e.previousSecretExpiresAt) : null;
   }
 
   /**
@@ -221,7 +262,6 @@ export class EndpointsService {
   private view(e: EndpointRecord): EndpointView {
     const localUrl = `${this.deps.urls.receiver}/webhook/${e.id}`;
     const publicUrl = this.deps.urls.publicBase ? `${this.deps.urls.publicBase}/webhook/${e.id}` : null;
-    const graceLive = e.previousSecretExpiresAt !== null && this.deps.clock.now() < e.previousSecretExpiresAt;
     return {
       id: e.id,
       url: publicUrl ?? localUrl,
@@ -236,12 +276,14 @@ export class EndpointsService {
       forwardUrl: e.forwardUrl,
       customResponse: e.customResponse,
       hasSecret: e.secret !== null,
-      previousSecretExpiresAt: graceLive ? isoTime(e.previousSecretExpiresAt!) : null,
+      previousSecretExpiresAt: this.graceEnd(e),
       createdAt: isoTime(e.createdAt),
       updatedAt: isoTime(e.updatedAt),
     };
   }
 }
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
 /** signatureHeader belongs to the schemes that let an endpoint name it (the generic HMAC), toleranceSeconds to those that sign a timestamp. */
 function checkSchemeOptions(

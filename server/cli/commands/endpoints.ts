@@ -19,6 +19,10 @@ interface CreateOptions extends ClientOptions {
   description?: string;
 }
 
+interface SetSecretOptions extends ClientOptions {
+  secret?: string;
+}
+
 type Endpoint = ApiSchemas['Endpoint'];
 
 const byId = (endpointId: string) => ({ params: { path: { endpointId } } });
@@ -26,7 +30,7 @@ const byId = (endpointId: string) => ({ params: { path: { endpointId } } });
 export function registerEndpoints(program: Command, io: CliIO, run: RunAction): void {
   const endpoints = program
     .command('endpoints')
-    .description('List, create, show, delete, enable and disable endpoints');
+    .description('List, create, show, delete, enable and disable endpoints, and set their signing secret');
 
   withClientOptions(endpoints.command('list', { isDefault: true }).description('List endpoints (the default)')).action(
     (opts: ClientOptions) => run(() => list(opts, io)),
@@ -42,7 +46,7 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
         `signature check: ${VALIDATION_TYPES.join(', ')} (aliases such as hmac, generic)`,
         validationTypeArg,
       )
-      .option('--secret <secret>', 'signing secret (required for stripe and hmac_sha256)')
+      .option('--secret <secret>', 'signing secret (required for every type but none)')
       .option('--forward-url <url>', 'forward every accepted delivery to this URL', httpUrlArg)
       .option('--description <text>', 'free text'),
   ).action((opts: CreateOptions) => run(() => create(opts, io)));
@@ -57,6 +61,35 @@ export function registerEndpoints(program: Command, io: CliIO, run: RunAction): 
       .description('Delete an endpoint with its logs')
       .argument('<id>', 'endpoint id (ep_...)'),
   ).action((id: string, opts: ClientOptions) => run(() => remove(id, opts, io)));
+
+  withClientOptions(
+    endpoints
+      .command('set-secret')
+      .summary("Set a signed endpoint's secret to the one its sender issued, keeping its URL")
+      .description(
+        "Replace a signed endpoint's secret with the one its sender issued (a secret rolled at Stripe, " +
+          'or one entered wrong), keeping its URL; the previous secret verifies for the grace period (24 h by default)',
+      )
+      .argument('<id>', 'endpoint id (ep_...)')
+      .option('--secret <secret>', 'the new secret (it stays in shell history: prefer standard input)'),
+  )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Without --secret the secret is read from standard input: piped (everything up to the end, one line),',
+        'or typed or pasted at the prompt, where it is not shown. It is never printed.',
+        '',
+        'Examples:',
+        '  pbpaste | hookscope endpoints set-secret ep_123',
+        '  hookscope endpoints set-secret ep_123 < stripe-secret.txt',
+        '  hookscope endpoints set-secret ep_123',
+        '',
+        'Exit code 0 when the secret is set (or already was that one), 1 when the engine refuses it',
+        '(unknown endpoint, a secret the scheme cannot use, an endpoint of type none), 2 when none was given.',
+      ].join('\n'),
+    )
+    .action((id: string, opts: SetSecretOptions) => run(() => setSecret(id, opts, io)));
 
   for (const [name, active] of [
     ['enable', true],
@@ -165,6 +198,32 @@ async function setActive(id: string, isActive: boolean, opts: ClientOptions, io:
   return EXIT.ok;
 }
 
+async function setSecret(id: string, opts: SetSecretOptions, io: CliIO): Promise<number> {
+  // Connected first: a stopped engine is reported before anyone pastes a secret.
+  const api = await connect(opts, io);
+  const webhookSecret = opts.secret ?? (await secretFromStdin(io));
+  const data = await api.put('/api/endpoints/{endpointId}/secret', { ...byId(id), body: { webhookSecret } });
+  if (opts.json) {
+    printJson(io, data);
+    return EXIT.ok;
+  }
+  const c = colorsFor(io);
+  io.out(
+    `${c.green('Secret set')} for endpoint ${c.bold(data.id)}: deliveries signed with it verify now; the URL is unchanged.`,
+  );
+  if (data.previousSecretExpiresAt !== null) {
+    io.out(`The previous secret is still accepted until ${formatDateTime(data.previousSecretExpiresAt)}.`);
+  }
+  return EXIT.ok;
+}
+
+async function secretFromStdin(io: CliIO): Promise<string> {
+  if (!io.stdin) throw new UsageError('--secret is required here (no standard input to read it from).');
+  // Loaded on use: --help and the other commands need no readline.
+  const { readSecret } = await import('../secret-input.ts');
+  return readSecret(io.stdin(), io.err);
+}
+
 function endpointFields(e: Endpoint, c: Colors): string[][] {
   const dash = (v: string | number | null): string => (v === null || v === '' ? c.dim('-') : String(v));
   return [
@@ -180,6 +239,9 @@ function endpointFields(e: Endpoint, c: Colors): string[][] {
     [c.bold('signature header'), dash(e.signatureHeader)],
     [c.bold('tolerance (s)'), dash(e.toleranceSeconds)],
     [c.bold('secret'), e.hasSecret ? 'set (never shown)' : c.dim('none')],
+    ...(e.previousSecretExpiresAt !== null
+      ? [[c.bold('previous secret'), `accepted until ${formatDateTime(e.previousSecretExpiresAt)}`]]
+      : []),
     [c.bold('created'), formatDateTime(e.createdAt)],
     [c.bold('updated'), formatDateTime(e.updatedAt)],
   ];
