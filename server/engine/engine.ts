@@ -19,10 +19,12 @@ import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from '../http/openapi.ts';
 import { systemRoutes } from '../http/system-routes.ts';
 import { logsFeature } from '../logs/logs-feature.ts';
+import type { Explainable } from '../logs/logs-service.ts';
 import { metricsFeature } from '../metrics/metrics-feature.ts';
 import { receiverFeature } from '../receiver/receiver-feature.ts';
 import { remediationFeature } from '../remediation/remediation-feature.ts';
 import { replayFeature } from '../replay/replay-feature.ts';
+import type { ReplayRecord } from '../replay/replay-types.ts';
 import { sessionFeature } from '../session/session-feature.ts';
 import { LiveSettings } from '../settings/live-settings.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
@@ -157,11 +159,27 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     );
     const session = listed(sessionFeature({ ...core, sessionTtlMs: config.sessionTtlMs }));
     const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
+    // Logs and replay tell of what only remediation, built after them (it reads both), can judge: whether
+    // a delivery can be explained. They reach it through these functions, first called once the engine is
+    // wired (requests, a resumed forward queue), like the OpenAPI document's `routes` below.
+    const explainable: Explainable = (accountId, log) => remediation.service.explainable(accountId, log);
+    const replayRecorded = (r: ReplayRecord): Promise<void> => remediation.service.replayRecorded(r);
     const logs = listed(
-      logsFeature({ ...core, retention: () => settings.values.retention, endpoints: endpoints.service }),
+      logsFeature({
+        ...core,
+        retention: () => settings.values.retention,
+        endpoints: endpoints.service,
+        explainable,
+      }),
     );
     const replay = listed(
-      replayFeature({ ...core, logs: logs.service, endpoints: endpoints.service, forwardPolicy: config.forward }),
+      replayFeature({
+        ...core,
+        logs: logs.service,
+        endpoints: endpoints.service,
+        forwardPolicy: config.forward,
+        recorded: replayRecorded,
+      }),
     );
     const tunnel = listed(
       tunnelFeature({

@@ -80,9 +80,10 @@ export function isEngineFault(err: unknown): boolean {
  * The headers of every JSON answer: one content type, an exact length, and
  * `no-store`, since every answer is about state that changes (a delivery, a
  * share link that expires) and may name private data. `extra` comes last, so a
- * caller's header of the same name wins.
+ * caller's header of the same name wins. Exported for the log detail, which
+ * shows a sender the answer it was given (server/logs/sender-answers.ts).
  */
-function jsonHeaders(payload: string, extra: ResponseHeaders): Record<string, string | number> {
+export function jsonHeaders(payload: string, extra: ResponseHeaders): Record<string, string | number> {
   return {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),

@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /**
  * What can change about a stored log after it arrived (its bytes never change):
- * a stored analysis, its share link, a manual replay, a forward attempt, its pin.
- * A closed list, so a subscriber's switch is exhaustive; a client must ignore a
- * value it does not know (the list may grow).
+ * a stored analysis, its share link, a manual replay, a forward attempt, its pin,
+ * whether Explain applies to it. A closed list, so a subscriber's switch is
+ * exhaustive; a client must ignore a value it does not know (the list may grow).
  */
-export const LOG_UPDATE_CHANGES = ['analysis', 'share', 'replay', 'forward', 'pinned'] as const;
+export const LOG_UPDATE_CHANGES = ['analysis', 'share', 'replay', 'forward', 'pinned', 'explainable'] as const;
 
 /** The `log.updated` event: which log changed and in what respect; refetch what that view shows. */
 export const LogUpdatedSchema = z
@@ -17,7 +17,12 @@ export const LogUpdatedSchema = z
       description:
         'analysis: an analysis was stored; share: its share link was created, replaced or revoked; ' +
         'replay: a manual replay was recorded; forward: a forward attempt was recorded; ' +
-        'pinned: it was pinned or unpinned.',
+        'pinned: it was pinned or unpinned; explainable: a replay or forward of it changed whether it can be ' +
+        'explained (the new value is `explainable`; no refetch needed).',
+    }),
+    explainable: z.boolean().optional().meta({
+      description:
+        "With change explainable only: the log detail's new `explainable` (POST .../analyze has something to say).",
     }),
   })
   .meta({ id: 'LogUpdated' });

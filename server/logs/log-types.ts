@@ -1,3 +1,4 @@
+import type { CustomResponse } from '../endpoints/custom-response.ts';
 import type { LogVerification } from './logs-schemas.ts';
 
 import type { LogStatus } from './log-status.ts';
@@ -33,6 +34,26 @@ export interface NewLog {
   verification: LogVerification;
   /** The event the delivery names (`eventTypeOf`, derived once at capture), or null. */
   eventType: string | null;
+  /** What the receiver answered the sender. */
+  answer: AnswerRecord;
+}
+
+/**
+ * What the receiver answered a stored delivery, as far as the rest of the log does
+ * not say it: the detail rebuilds the whole answer from the log and this
+ * (sender-answers.ts), so the receiver's hot path keeps one integer for the
+ * common answers.
+ */
+export interface AnswerRecord {
+  /** The status sent. */
+  status: number;
+  /** A refusal's sentence (413, 408, 503): it names the limit in force then, which the log does not keep. */
+  message: string | null;
+  /**
+   * The endpoint's custom response when it was the answer (on the receiver and
+   * tunnel listeners), as it was then: the endpoint may change it later.
+   */
+  custom: CustomResponse | null;
 }
 
 export interface LogQuery {

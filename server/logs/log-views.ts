@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
-import type { LogDetail, LogSummary } from './logs-schemas.ts';
+import type { LogDetail, LogDetailView, LogSummary, SenderAnswerView } from './logs-schemas.ts';
 import type { StoredLog } from './logs-repository.ts';
+import type { LogReading } from './logs-service.ts';
+import type { SenderAnswer } from './sender-answers.ts';
 
 /** A stored log as the list shows it. */
 export function summaryView(l: StoredLog): LogSummary {
@@ -27,15 +29,32 @@ export function summaryView(l: StoredLog): LogSummary {
   };
 }
 
-/** A stored log with its headers and body, as `GET /api/webhooks/logs/:logId` answers it. */
+/** A stored log with its headers and body, as other features read it (LogsService.get). */
 export function detailView(l: StoredLog): LogDetail {
-  const body = l.body ?? Buffer.alloc(0);
-  const utf8 = isUtf8(body);
   return {
     ...summaryView(l),
     headers: headerObject(l.rawHeaders),
     rawHeaders: l.rawHeaders,
-    body: body.toString(utf8 ? 'utf8' : 'base64'),
-    bodyEncoding: utf8 ? 'utf8' : 'base64',
+    ...bodyText(l.body ?? Buffer.alloc(0)),
   };
+}
+
+/** The detail with the sender's answer and whether Explain applies. */
+export function readingView(r: LogReading): LogDetailView {
+  return {
+    ...detailView(r.log),
+    answer: r.answer.answer && answerView(r.answer.answer),
+    answerUnknown: r.answer.unknown,
+    explainable: r.explainable,
+  };
+}
+
+function answerView(a: SenderAnswer): SenderAnswerView {
+  return { kind: a.kind, status: a.status, headers: a.headers, ...bodyText(a.body), delayMs: a.delayMs };
+}
+
+/** UTF-8 text as it is, anything else as base64. */
+function bodyText(body: Buffer): { body: string; bodyEncoding: 'utf8' | 'base64' } {
+  const utf8 = isUtf8(body);
+  return { body: body.toString(utf8 ? 'utf8' : 'base64'), bodyEncoding: utf8 ? 'utf8' : 'base64' };
 }

@@ -5,7 +5,7 @@ import { storedBodies } from './log-search.ts';
 import { logsMigrations } from './logs-migrations.ts';
 import { LogsRepository, type RetentionPolicy } from './logs-repository.ts';
 import { logsRoutes } from './logs-routes.ts';
-import { LogsService } from './logs-service.ts';
+import { LogsService, type Explainable } from './logs-service.ts';
 import { SearchBackfill } from './search-backfill.ts';
 
 export interface LogsFeatureDeps {
@@ -18,6 +18,8 @@ export interface LogsFeatureDeps {
   events: LogActionsDeps['events'];
   /** Where the search index's background backfill reports a fault. */
   onError: (err: unknown) => void;
+  /** Remediation's rule for the detail's `explainable`; called only once requests come (see Explainable). */
+  explainable: Explainable;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface LogsFeatureDeps {
  */
 export function logsFeature(deps: LogsFeatureDeps) {
   const repo = new LogsRepository(deps.store, deps.retention);
-  const service = new LogsService(repo, deps.ids);
+  const service = new LogsService(repo, deps.ids, deps.explainable);
   const actions = new LogActionsService({ repo, endpoints: deps.endpoints, events: deps.events });
   const backfill = new SearchBackfill(deps.store, storedBodies(deps.store), deps.onError);
   return {

@@ -161,6 +161,31 @@ export const logsMigrations: Migration[] = [
             WHERE status = 'failed';
           CREATE INDEX logs_by_size ON logs (account_id, size, received_at, endpoint_id);`,
   },
+  {
+    // What the receiver answered each delivery (sender-answers.ts), as far as the rest of the
+    // row does not say it: the status sent, a refusal's sentence (it names a limit in force
+    // then), and the endpoint's custom response when it was the answer, as it was then. Custom
+    // responses are kept once per account and content (up to 64 KB of body and 50 headers each:
+    // a copy per log could outweigh the logs), referenced by a hash, and go with their last log.
+    // Logs stored before this step keep null: the detail rebuilds what it can (a verification
+    // failure's 400) and says why it cannot for the rest.
+    number: 9,
+    name: 'logs_answers',
+    sql: `ALTER TABLE logs ADD COLUMN answer_status INTEGER;
+          ALTER TABLE logs ADD COLUMN answer_message TEXT;
+          ALTER TABLE logs ADD COLUMN answer_custom TEXT;
+          CREATE TABLE log_custom_answers (
+            account_id TEXT NOT NULL,
+            key TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            PRIMARY KEY (account_id, key)
+          ) WITHOUT ROWID;
+          CREATE INDEX logs_by_custom_answer ON logs (account_id, answer_custom) WHERE answer_custom IS NOT NULL;
+          CREATE TRIGGER logs_custom_answer_released AFTER DELETE ON logs WHEN OLD.answer_custom IS NOT NULL BEGIN
+            DELETE FROM log_custom_answers WHERE account_id = OLD.account_id AND key = OLD.answer_custom
+              AND NOT EXISTS (SELECT 1 FROM logs WHERE account_id = OLD.account_id AND answer_custom = OLD.answer_custom);
+          END;`,
+  },
 ];
 
 // log_hourly's trigger statements (the logs_hourly migration), for a row `r` (NEW or OLD). Function

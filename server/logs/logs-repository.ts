@@ -1,5 +1,16 @@
+import { createHash } from 'node:crypto';
+import type { CustomResponse } from '../endpoints/custom-response.ts';
 import type { SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../store/store-types.ts';
-import type { HeaderPairs, LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog, QueryObject } from './log-types.ts';
+import type {
+  AnswerRecord,
+  HeaderPairs,
+  LogQuery,
+  LogStats,
+  LogStatsQuery,
+  LogStatus,
+  NewLog,
+  QueryObject,
+} from './log-types.ts';
 import { storedBodies, searchLogs, type LogFilter } from './log-search.ts';
 import type { LogVerification } from './logs-schemas.ts';
 import { searchIndexOp } from './search-index.ts';
@@ -27,6 +38,10 @@ export interface LogRow {
   pinned: number;
   event_type: string | null;
   body?: Uint8Array | null;
+  /** Only where the query reads the answer (find). */
+  answer_status?: number | null;
+  answer_message?: string | null;
+  answer_custom_json?: string | null;
 }
 
 /** A row decoded into plain values, body included only when asked for. */
@@ -53,6 +68,11 @@ export interface StoredLog {
   body: Buffer | null;
 }
 
+/** One log as the detail reads it: with its body and what the receiver answered (null: stored before that was kept). */
+export interface StoredLogWithAnswer extends StoredLog {
+  answer: AnswerRecord | null;
+}
+
 /**
  * Both budgets hold per account, so one account's traffic never evicts another's logs.
  * They weigh unpinned logs only: pinned logs are never evicted and are kept on top of
@@ -69,8 +89,11 @@ const SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.p
   l.event_type`;
 
 const INSERT_LOG = `INSERT INTO logs (id, account_id, endpoint_id, method, path, query, raw_headers, content_type,
-  size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification, event_type)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  size, declared_size, stored_size, truncated, source_ip, received_at, duration_ms, status, verification, event_type,
+  answer_status, answer_message, answer_custom)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// Once per account and content; a log names it by key (the logs_answers migration).
+const INSERT_CUSTOM_ANSWER = 'INSERT OR IGNORE INTO log_custom_answers (account_id, key, answer) VALUES (?, ?, ?)';
 // The body itself is spilled to the store's blob files; its location is bound as ?3.
 const INSERT_BODY = `INSERT INTO log_bodies (log_seq, body, length, location)
   VALUES ((SELECT seq FROM logs WHERE id = ?1), X'', ?2, ?3)`;
@@ -99,6 +122,9 @@ const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
   WHERE COALESCE(before, 0) < ${ACCOUNT_BYTES} - ?3)`;
 
 export class LogsRepository {
+  /** A custom response's stored form, worked out once per endpoint version (the receiver passes the same object). */
+  private readonly customAnswers = new WeakMap<CustomResponse, { key: string; json: string }>();
+
   constructor(
     private readonly store: Store,
     /** Read at each insert: Settings may change the budgets while the engine runs. */
@@ -111,7 +137,9 @@ export class LogsRepository {
    */
   async insert(id: string, log: NewLog, ack: WriteAck): Promise<WriteReceipt> {
     const retention = this.retention();
+    const custom = log.answer.custom ? this.customAnswer(log.answer.custom) : null;
     const ops: WriteOp[] = [
+      ...(custom ? [{ sql: INSERT_CUSTOM_ANSWER, params: [log.accountId, custom.key, custom.json] }] : []),
       {
         sql: INSERT_LOG,
         params: [
@@ -133,6 +161,9 @@ export class LogsRepository {
           log.status,
           JSON.stringify(log.verification),
           log.eventType,
+          log.answer.status,
+          log.answer.message,
+          custom?.key ?? null,
         ],
       },
       { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
@@ -204,15 +235,17 @@ export class LogsRepository {
     }
   }
 
-  async find(accountId: string, id: string): Promise<StoredLog | undefined> {
+  async find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined> {
     const row = await this.store.get<LogRow>(
-      `SELECT ${SUMMARY_COLUMNS}, b.body, b.location AS body_location, b.length AS body_length
+      `SELECT ${SUMMARY_COLUMNS}, b.body, b.location AS body_location, b.length AS body_length,
+         l.answer_status, l.answer_message, c.answer AS answer_custom_json
        FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
+         LEFT JOIN log_custom_answers c ON c.account_id = l.account_id AND c.key = l.answer_custom
        WHERE l.id = ? AND l.account_id = ?`,
       [id, accountId],
       BODY_BLOB,
     );
-    return row ? decode(row) : undefined;
+    return row ? { ...decode(row), answer: decodeAnswer(row) } : undefined;
   }
 
   /**
@@ -286,6 +319,16 @@ export class LogsRepository {
     const params = [accountId, endpointId];
     await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
   }
+
+  private customAnswer(response: CustomResponse): { key: string; json: string } {
+    let stored = this.customAnswers.get(response);
+    if (!stored) {
+      const json = JSON.stringify(response);
+      stored = { key: createHash('sha256').update(json).digest('base64url'), json };
+      this.customAnswers.set(response, stored);
+    }
+    return stored;
+  }
 }
 
 /**
@@ -324,5 +367,14 @@ function decode(r: LogRow): StoredLog {
     pinned: r.pinned === 1,
     eventType: r.event_type,
     body: r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
+  };
+}
+
+function decodeAnswer(r: LogRow): AnswerRecord | null {
+  if (r.answer_status === null || r.answer_status === undefined) return null;
+  return {
+    status: r.answer_status,
+    message: r.answer_message ?? null,
+    custom: r.answer_custom_json ? (JSON.parse(r.answer_custom_json) as CustomResponse) : null,
   };
 }

@@ -1,12 +1,13 @@
 import { route, type RouteSpec } from '../http/route.ts';
 import type { LogActionsService } from './log-actions-service.ts';
+import { readingView } from './log-views.ts';
 import type { LogsService } from './logs-service.ts';
 import {
   DeleteLogsBody,
   EndpointLogsClearedSchema,
   EndpointLogsParams,
   LogDeletedViewSchema,
-  LogDetailSchema,
+  LogDetailViewSchema,
   LogIdParams,
   LogListQuery,
   LogPageSchema,
@@ -33,12 +34,12 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
     route({
       method: 'get',
       path: '/api/webhooks/logs/:logId',
-      summary: 'Read one log with its headers and body',
+      summary: 'Read one log with its headers and body, what the sender was answered, and whether it can be explained',
       tag,
       acts: false,
       params: LogIdParams,
-      responses: { 200: { description: 'The full capture', data: LogDetailSchema } },
-      handler: async ({ account, params }) => ({ data: await logs.get(account, params.logId) }),
+      responses: { 200: { description: 'The full capture', data: LogDetailViewSchema } },
+      handler: async ({ account, params }) => ({ data: readingView(await logs.read(account, params.logId)) }),
     }),
     route({
       method: 'patch',

@@ -5,6 +5,7 @@ import { VERIFICATION_REASONS } from '../signatures/verification.ts';
 import { EVENT_TYPE_MAX_LENGTH } from './event-type.ts';
 import { LOG_STATUSES } from './log-status.ts';
 import { MAX_DELETE_IDS } from './log-types.ts';
+import { ANSWER_KINDS } from './answer-kinds.ts';
 
 export const MAX_PAGE = 200;
 
@@ -99,11 +100,47 @@ export const LogSummarySchema = z
   })
   .meta({ id: 'LogSummary' });
 
+/** A log with its headers and body, as other features read it (LogsService.get). */
 export const LogDetailSchema = LogSummarySchema.extend({
   headers: Headers.meta({ description: 'Lower-case names; a repeated header is an array.' }),
   rawHeaders: z.array(z.tuple([z.string(), z.string()])),
   body: z.string(),
   bodyEncoding: z.enum(['utf8', 'base64']),
+});
+
+export const SenderAnswerSchema = z.strictObject({
+  kind: z.enum(ANSWER_KINDS).meta({
+    description:
+      'accepted: the `{ success, data: { id } }` envelope; verification_failed: the 400 envelope; ' +
+      'refused: the 413, 408 or 503 envelope of a body the receiver stopped reading; ' +
+      "custom: the endpoint's custom response as it was then (only on the receiver and tunnel listeners).",
+  }),
+  status: z.number(),
+  headers: z.array(z.tuple([z.string(), z.string()])).meta({
+    description:
+      'The headers the engine wrote, in order and case; not those Node adds for the connection ' +
+      '(Date, Connection, Keep-Alive).',
+  }),
+  body: z.string(),
+  bodyEncoding: z.enum(['utf8', 'base64']),
+  delayMs: z.number().meta({ description: "How long a custom answer waited (its endpoint's delay); else 0." }),
+});
+
+/** One log as `GET /api/webhooks/logs/:logId` shows it. */
+export const LogDetailViewSchema = LogDetailSchema.extend({
+  answer: SenderAnswerSchema.nullable().meta({
+    description:
+      'What the receiver answered the sender, byte for byte (a custom answer whose sender hung up during its ' +
+      'delay was never received). null when not known: see answerUnknown.',
+  }),
+  answerUnknown: z.string().nullable().meta({
+    description: 'Why answer is null (a log stored before answers were recorded); null when answer is given.',
+  }),
+  explainable: z.boolean().meta({
+    description:
+      'Whether POST /api/webhooks/logs/{logId}/analyze has something to explain: a failed verification, or a ' +
+      'failed replay or forward among its newest 50. Live: a log.updated event with change explainable.',
+  }),
 }).meta({ id: 'LogDetail' });
 
 export const LogPageSchema = z.strictObject({
@@ -140,6 +177,8 @@ export const EndpointLogsClearedSchema = z.strictObject({
 export type LogVerification = z.infer<typeof VerificationSchema>;
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 export type LogDetail = z.infer<typeof LogDetailSchema>;
+export type LogDetailView = z.infer<typeof LogDetailViewSchema>;
+export type SenderAnswerView = z.infer<typeof SenderAnswerSchema>;
 export type LogPage = z.infer<typeof LogPageSchema>;
 export type WebhookPage = z.infer<typeof WebhookPageSchema>;
 export type LogDeletedView = z.infer<typeof LogDeletedViewSchema>;

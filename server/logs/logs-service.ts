@@ -2,15 +2,32 @@ import type { AccountContext } from '../auth/account-context.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
-import type { LogQuery, LogStats, LogStatsQuery, NewLog } from './log-types.ts';
+import type { LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog } from './log-types.ts';
 import { detailView, summaryView } from './log-views.ts';
 import type { LogDetail, LogPage, LogSummary } from './logs-schemas.ts';
-import type { LogsRepository } from './logs-repository.ts';
+import type { LogsRepository, StoredLog, StoredLogWithAnswer } from './logs-repository.ts';
+import { readAnswer, type AnswerReading } from './sender-answers.ts';
+
+/**
+ * Whether Explain has something to say about a stored delivery: the remediation
+ * feature's rule (server/remediation/eligibility.ts), asked through this so the
+ * logs need not know it. Remediation reads logs, so it is built after them: the
+ * engine hands this over late, and requests, the only callers, come later still.
+ */
+export type Explainable = (accountId: string, log: { id: string; status: LogStatus }) => Promise<boolean>;
+
+/** One log as its detail shows it: the capture, the sender's answer, whether it can be explained. */
+export interface LogReading {
+  log: StoredLog;
+  answer: AnswerReading;
+  explainable: boolean;
+}
 
 export class LogsService {
   constructor(
     private readonly repo: LogsRepository,
     private readonly ids: IdGenerator,
+    private readonly explainable: Explainable,
   ) {}
 
   /**
@@ -36,9 +53,22 @@ export class LogsService {
   }
 
   async get(account: AccountContext, id: string): Promise<LogDetail> {
-    const log = await this.repo.find(account.id, id);
-    if (!log) throw new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
-    return detailView(log);
+    return detailView(await this.find(account, id));
+  }
+
+  /** The detail of `GET /api/webhooks/logs/:logId`: the capture with what was answered and whether Explain applies. */
+  async read(account: AccountContext, id: string): Promise<LogReading> {
+    const log = await this.find(account, id);
+    return {
+      log,
+      answer: readAnswer(log, log.answer),
+      explainable: await this.explainable(account.id, log),
+    };
+  }
+
+  /** The log's status without reading its body; null when the account has no such log. */
+  async statusOf(accountId: string, id: string): Promise<LogStatus | null> {
+    return (await this.repo.findSummary(accountId, id))?.status ?? null;
   }
 
   /** The list form of a capture the receiver just stored (for live events), without a read. */
@@ -54,5 +84,11 @@ export class LogsService {
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.repo.deleteForEndpoint(accountId, endpointId);
+  }
+
+  private async find(account: AccountContext, id: string): Promise<StoredLogWithAnswer> {
+    const log = await this.repo.find(account.id, id);
+    if (!log) throw new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
+    return log;
   }
 }

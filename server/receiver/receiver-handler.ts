@@ -1,11 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
-import { GoneError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors/app-errors.ts';
+import { GoneError, NotFoundError, TooManyRequestsError } from '../errors/app-errors.ts';
 import { sendData, sendError } from '../http/envelope.ts';
 import type { DeliveryDoor } from '../http/listeners.ts';
 import { eventTypeOf } from '../logs/event-type.ts';
-import type { NewLog } from '../logs/log-types.ts';
+import type { AnswerRecord, NewLog } from '../logs/log-types.ts';
 import type { LogVerification } from '../logs/logs-schemas.ts';
+import {
+  ACCEPTED,
+  acceptedData,
+  customAnswer,
+  refusalError,
+  refusedAnswer,
+  VERIFICATION_FAILED,
+  verificationFailedError,
+} from '../logs/sender-answers.ts';
 import type { Clock } from '../support/clock.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { headerObject, headerPairs } from '../support/headers.ts';
@@ -136,6 +145,14 @@ export class Receiver {
           });
 
       const status = verification.result === 'invalid' ? 'failed' : 'success';
+      // Known before the log is stored, and stored with it: the detail shows the sender's answer.
+      const answer: AnswerRecord = refusal
+        ? refusedAnswer(refusal.reason, refusal.message)
+        : status === 'failed'
+          ? VERIFICATION_FAILED
+          : endpoint.customResponse && door === 'public'
+            ? customAnswer(endpoint.customResponse)
+            : ACCEPTED;
       const contentType = req.headers['content-type'] ?? null;
       const truncated = refusal !== null && read.body.length < read.size;
       const log: NewLog = {
@@ -157,6 +174,7 @@ export class Receiver {
         verification,
         // Once, here: the list and live events read it from the stored log.
         eventType: eventTypeOf({ headers, contentType, body: read.body, truncated }),
+        answer,
       };
       const { id: logId, settled } = await this.deps.logs.record(log);
       releaseAfter = settled;
@@ -168,21 +186,14 @@ export class Receiver {
         // would), while the discarded body is still arriving. Keeping it alive lets
         // the reader finish draining (bounded by size and time) before it closes.
         if (refusal.drains && !req.complete) res.shouldKeepAlive = true;
-        sendError(res, refusal.error(logId));
+        sendError(res, refusalError(refusal.reason, refusal.message, logId));
       } else if (status === 'failed') {
-        sendError(
-          res,
-          new ValidationError(
-            `Signature verification failed (${verification.reason ?? 'invalid'})${verification.detail ? `: ${verification.detail}` : '.'}`,
-            { logId, reason: verification.reason },
-            'SIGNATURE_VERIFICATION_FAILED',
-          ),
-        );
-      } else if (endpoint.customResponse && door === 'public') {
+        sendError(res, verificationFailedError(logId, verification));
+      } else if (answer.custom) {
         // Sent apart (after its delay): this frame, which holds the body, ends now.
-        this.customAnswers.send(res, endpoint.customResponse, logId);
+        this.customAnswers.send(res, answer.custom, logId);
       } else {
-        sendData(res, { id: logId });
+        sendData(res, acceptedData(logId));
       }
     } finally {
       // Only the release function waits (not `read` and its body), so nothing large outlives the answer.

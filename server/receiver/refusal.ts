@@ -1,15 +1,15 @@
-import { PayloadTooLargeError, RequestTimeoutError, ServerBusyError, type AppError } from '../errors/app-errors.ts';
-import type { LogVerification } from '../logs/logs-schemas.ts';
+import type { RefusalReason } from '../logs/sender-answers.ts';
 import type { BodyLimits, BodyRead } from './body-reader.ts';
-
-type RefusalReason = Exclude<LogVerification['reason'], null>;
 
 /** What the sender is told, and what the stored log says, when reading stopped early. */
 export interface Refusal {
   reason: RefusalReason;
   detail: string;
-  /** The sender's answer (status, code, message, headers), naming the stored log. */
-  error(logId: string): AppError;
+  /**
+   * The sentence the sender is told (refusalError makes the answer of it); the log
+   * keeps it, as it names a limit in force now.
+   */
+  message: string;
   /**
    * The rest of the body is still being read and discarded (413, 503): the
    * connection must outlive the answer until it is, or the bytes arriving on a
@@ -17,9 +17,6 @@ export interface Refusal {
    */
   drains: boolean;
 }
-
-/** The 503's `Retry-After` (docs/API.md "Limits and refusals"). */
-const SERVER_BUSY_RETRY_SECONDS = 1;
 
 /** Why reading stopped early, for the sender and the stored log; null for a complete (or abandoned) body. */
 export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): Refusal | null {
@@ -29,39 +26,34 @@ export function refusalFor(read: BodyRead, l: BodyLimits, budgetBytes: number): 
   const timedOut = (reason: 'body_timeout' | 'request_timeout', message: string, detail: string): Refusal => ({
     reason,
     detail: `${detail} (${kept}${ofDeclared}).`,
-    error: (logId) => new RequestTimeoutError(message, { logId, reason }),
+    message,
     drains: false,
   });
   switch (read.outcome) {
     case 'complete':
     case 'aborted':
       return null;
-    case 'too_large':
+    case 'too_large': {
+      const message = `The body is larger than this endpoint accepts (${l.maxBytes} bytes).`;
       return {
         reason: 'payload_too_large',
         detail:
           read.declaredSize !== null && read.declaredSize > l.maxBytes
             ? `Content-Length declared ${read.declaredSize} bytes, over the ${l.maxBytes}-byte limit; refused before reading the body.`
             : `The body grew past the ${l.maxBytes}-byte limit (${kept}).`,
-        error: (logId) =>
-          new PayloadTooLargeError(`The body is larger than this endpoint accepts (${l.maxBytes} bytes).`, {
-            logId,
-            reason: 'payload_too_large',
-          }),
+        message,
         drains: true,
       };
-    case 'over_budget':
+    }
+    case 'over_budget': {
+      const message = 'The receiver is holding as many body bytes as it allows at once; retry shortly.';
       return {
         reason: 'server_busy',
         detail: `Deliveries in flight hold the receiver's in-memory body budget (${budgetBytes} bytes); ${kept}.`,
-        error: (logId) =>
-          new ServerBusyError(
-            'The receiver is holding as many body bytes as it allows at once; retry shortly.',
-            SERVER_BUSY_RETRY_SECONDS,
-            { logId, reason: 'server_busy' },
-          ),
+        message,
         drains: true,
       };
+    }
     case 'idle_timeout':
       return timedOut(
         'body_timeout',

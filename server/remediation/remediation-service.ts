@@ -2,10 +2,12 @@ import type { AccountContext } from '../auth/account-context.ts';
 import type { EndpointRecord } from '../endpoints/endpoint-types.ts';
 import { ConflictError } from '../errors/app-errors.ts';
 import type { LogUpdated } from '../logs/log-events.ts';
+import type { LogStatus } from '../logs/log-types.ts';
 import type { LogDetail } from '../logs/logs-schemas.ts';
-import { replayFailed, type ReplayReader } from '../replay/replay-types.ts';
+import type { ReplayReader, ReplayRecord } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import { runRules } from './analyzer.ts';
+import { isExplainable, REPLAY_HISTORY_LIMIT } from './eligibility.ts';
 import { askLlm, type LlmConfig } from './llm-client.ts';
 import { LLM_SYSTEM_PROMPT, llmFacts } from './llm-prompt.ts';
 import type { RemediationRepository, StoredAnalysis } from './remediation-repository.ts';
@@ -14,8 +16,11 @@ import type { Analysis } from './remediation-schemas.ts';
 
 export interface RemediationServiceDeps {
   repo: RemediationRepository;
-  /** LogsService: the log and its stored bytes, scoped by account (404 otherwise). */
-  logs: { get(account: AccountContext, id: string): Promise<LogDetail> };
+  /** LogsService: the log and its stored bytes, scoped by account (404 otherwise); its status alone (null: none). */
+  logs: {
+    get(account: AccountContext, id: string): Promise<LogDetail>;
+    statusOf(accountId: string, id: string): Promise<LogStatus | null>;
+  };
   /** EndpointsService: the endpoint with its secrets, scoped by account (404 otherwise). */
   endpoints: { own(account: AccountContext, id: string): EndpointRecord };
   replays: ReplayReader;
@@ -26,14 +31,14 @@ export interface RemediationServiceDeps {
   /** Off (null) by default; the rules never depend on it. Read at each analysis (Settings changes it live). */
   llm: () => LlmConfig | null;
   /**
-   * `log.updated` (change `analysis`) when an analysis is stored. The engine
+   * `log.updated` (change `analysis`) when an analysis is stored, (change
+   * `explainable`) when a replay or forward changed whether one can be. The engine
    * passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
    */
   events: { publish: (accountId: string, type: 'log.updated', data: LogUpdated) => void };
+  /** Where a fault of work no request waits for goes (following a replay). */
+  onError: (err: unknown) => void;
 }
-
-/** Replays looked at per analysis (the newest). */
-const REPLAY_HISTORY_LIMIT = 50;
 
 /**
  * "Why did this fail?": runs the deterministic rules over the stored delivery,
@@ -50,7 +55,7 @@ export class RemediationService {
       if (stored) return { ...stored, cached: true };
     }
     const replays = await this.deps.replays.history(account.id, logId, REPLAY_HISTORY_LIMIT);
-    if (log.status !== 'failed' && !replays.some(replayFailed)) {
+    if (!isExplainable(log.status, replays)) {
       throw new ConflictError(
         `Log ${logId} has nothing to analyze: its verification ${log.verification.result === 'skipped' ? 'was skipped (unsigned endpoint)' : 'passed'} and no replay or forward of it failed.`,
         'NOT_ELIGIBLE',
@@ -71,6 +76,43 @@ export class RemediationService {
     await this.deps.repo.save(account.id, log.endpointId, analysis, createdAt);
     this.deps.events.publish(account.id, 'log.updated', { logId, endpointId: log.endpointId, change: 'analysis' });
     return { ...analysis, cached: false };
+  }
+
+  /** The log detail's `explainable`: whether analyze would explain this log now (no history read for a failed one). */
+  async explainable(accountId: string, log: { id: string; status: LogStatus }): Promise<boolean> {
+    if (isExplainable(log.status, [])) return true;
+    return isExplainable(log.status, await this.deps.replays.history(accountId, log.id, REPLAY_HISTORY_LIMIT));
+  }
+
+  /**
+   * Told of every replay and forward attempt once it is stored (ReplayService.record):
+   * when it changed whether the log can be explained, live clients hear so
+   * (`log.updated`, change `explainable`) and need not read the history. Awaited, so
+   * the event comes before the replay's answer; a fault here is logged and never
+   * fails the attempt, which is stored already.
+   */
+  async replayRecorded(r: ReplayRecord): Promise<void> {
+    await this.followReplay(r).catch(this.deps.onError);
+  }
+
+  private async followReplay(r: ReplayRecord): Promise<void> {
+    const status = await this.deps.logs.statusOf(r.accountId, r.logId);
+    // Deleted meanwhile (nothing to tell), or a failed verification (explainable whatever its replays).
+    if (status === null || isExplainable(status, [])) return;
+    // One more than the rule reads, so the state before this attempt is known too.
+    const newest = await this.deps.replays.history(r.accountId, r.logId, REPLAY_HISTORY_LIMIT + 1);
+    const now = isExplainable(status, newest);
+    const before = isExplainable(
+      status,
+      newest.filter((x) => x.id !== r.id),
+    );
+    if (now === before) return;
+    this.deps.events.publish(r.accountId, 'log.updated', {
+      logId: r.logId,
+      endpointId: r.endpointId,
+      change: 'explainable',
+      explainable: now,
+    });
   }
 
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {

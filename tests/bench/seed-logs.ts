@@ -2,6 +2,7 @@
 // instead of one delivery at a time through the receiver.
 import { monotonicFactory } from 'ulid';
 import type { NewLog } from '../../server/logs/log-types.ts';
+import { ACCEPTED, VERIFICATION_FAILED } from '../../server/logs/sender-answers.ts';
 import { LogsRepository } from '../../server/logs/logs-repository.ts';
 import type { LogVerification } from '../../server/logs/logs-schemas.ts';
 import type { Store, WriteReceipt } from '../../server/store/store-types.ts';
@@ -89,6 +90,7 @@ export function seededLog(
       matchedSecret: null,
     } as LogVerification,
     eventType: EVENT_TYPES[j % 8]!,
+    answer: failed ? VERIFICATION_FAILED : ACCEPTED,
   };
 }
 

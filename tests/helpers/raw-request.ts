@@ -3,6 +3,8 @@ import { request } from 'node:http';
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** As received, flat: name, value, name, value... (case and order kept). */
+  rawHeaders: string[];
   body: Buffer;
   json<T = any>(): T;
 }
@@ -39,6 +41,7 @@ export function rawRequest(
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
+          rawHeaders: res.rawHeaders,
           body,
           json: () => JSON.parse(body.toString('utf8')),
         });

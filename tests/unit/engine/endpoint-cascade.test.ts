@@ -44,6 +44,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       endpoints,
       retention: () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
       onError: unused,
+      explainable: unused,
     });
     const replay = replayFeature({
       ...core,
@@ -63,6 +64,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       limits: { maxBodyBytes: 1, requestTimeoutMs: 1, bodyIdleTimeoutMs: 1, maxInFlightBodyBytes: 1 },
       secretGraceMs: 1,
       llm: () => null,
+      onError: unused,
     });
     await store.load(migrationsOf([logs, replay, share, remediation]));
     features = { share, remediation, replay };

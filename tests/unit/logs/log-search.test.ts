@@ -3,6 +3,7 @@ import initSqlJs, { type Database } from 'sql.js';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { LogQuery, NewLog } from '../../../server/logs/log-types.ts';
+import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
 import { storedBodies } from '../../../server/logs/log-search.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import type { SqlValue } from '../../../server/store/store-types.ts';
@@ -44,6 +45,7 @@ function capture(r: Rand, i: number, accountId: string): NewLog {
     status: i % 4 === 0 ? 'failed' : 'success',
     verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
     eventType: EVENTS[i % 3]!,
+    answer: ACCEPTED,
   };
 }
 

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
+import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
@@ -31,6 +32,7 @@ const capture = (i: number): NewLog => ({
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
   eventType: null,
+  answer: ACCEPTED,
 });
 
 describe('log pages under concurrent writes', () => {
@@ -41,6 +43,7 @@ describe('log pages under concurrent writes', () => {
       const logs = new LogsService(
         new LogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 })),
         new IdGenerator(new ManualClock(1_700_000_000_000), cryptoRandom),
+        async () => false,
       );
       // Deliveries arriving all the time, several in flight.
       let written = 0;

@@ -3,12 +3,13 @@ import { abandon } from '../../helpers/abandon-store.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
+import { ACCEPTED, VERIFICATION_FAILED } from '../../../server/logs/sender-answers.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { LogsRepository, type RetentionPolicy } from '../../../server/logs/logs-repository.ts';
 import type { LogVerification } from '../../../server/logs/logs-schemas.ts';
 import { metricsWindow, METRICS_WINDOWS } from '../../../server/metrics/metrics-window.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import type { Migration, Row, Store } from '../../../server/store/store-types.ts';
+import type { Migration, Row, Store, WriteAck, WriteOp } from '../../../server/store/store-types.ts';
 import { nearestRank, nearestRankSql } from '../../../server/support/percentile.ts';
 
 const tempDir = tempDirs('hookscope-stats-');
@@ -33,6 +34,26 @@ function random(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The store as a version before the logs_answers migration wrote to it: the same log
+ * inserts without the answer columns, which that schema does not have yet (a log stored
+ * then has none: they stay null once the migration adds them).
+ */
+function beforeAnswerColumns(store: SqljsStore): Store {
+  const drop = (op: WriteOp): WriteOp => {
+    const columns = /,\s*answer_status, answer_message, answer_custom\)/;
+    if (!columns.test(op.sql)) return op;
+    return { ...op, sql: op.sql.replace(columns, ')').replace(/, \?, \?, \?\)$/, ')'), params: op.params.slice(0, -3) };
+  };
+  return new Proxy(store, {
+    get: (target, key) => {
+      if (key === 'write') return (ops: WriteOp[], ack?: WriteAck) => target.write(ops.map(drop), ack);
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function makeLogs(
@@ -82,6 +103,7 @@ function makeLogs(
       status: failed ? 'failed' : 'success',
       verification,
       eventType: null,
+      answer: failed ? VERIFICATION_FAILED : ACCEPTED,
     };
   };
   return {
@@ -237,11 +259,11 @@ describe('metrics from per-hour rows (the logs_hourly migration)', () => {
       await (end === 'close' ? s.close() : abandon(s));
     };
 
-    await atOldSchema((s) => makeLogs(s, retention).add(800, next), 'close');
+    await atOldSchema((s) => makeLogs(beforeAnswerColumns(s), retention).add(800, next), 'close');
     // What the metrics say at the old schema, for every whole-hour window.
     const expected = new Map<string, unknown>();
     await atOldSchema(async (s) => {
-      const old = makeLogs(s, retention, 'log_later_');
+      const old = makeLogs(beforeAnswerColumns(s), retention, 'log_later_');
       await old.add(300, next);
       const some = await s.all<{ id: string }>("SELECT id FROM logs WHERE account_id = 'acc_2' AND seq % 5 = 0");
       await old.repo.deleteByIds(

@@ -71,6 +71,7 @@ export function replay(o: Partial<ReplayRecord>): ReplayRecord {
     error: null,
     trigger: 'manual',
     createdAt: T0 + 30_000,
+    edited: false,
     ...o,
   };
 }

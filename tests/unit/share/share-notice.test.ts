@@ -5,6 +5,7 @@ import { EventBus } from '../../../server/events/event-bus.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
+import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
 import { shareMigrations } from '../../../server/share/share-migrations.ts';
 import { ShareRepository } from '../../../server/share/share-repository.ts';
 import { ShareService } from '../../../server/share/share-service.ts';
@@ -39,6 +40,7 @@ describe('share links and the browser notice of the public URL', () => {
     const logs = new LogsService(
       new LogsRepository(store, () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 })),
       new IdGenerator(clock, cryptoRandom),
+      async () => false,
     );
     urls.receiver = 'http://127.0.0.1:4681';
     ({ id: logId } = await logs.record(
@@ -60,6 +62,7 @@ describe('share links and the browser notice of the public URL', () => {
         status: 'success',
         verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
         eventType: null,
+        answer: ACCEPTED,
       },
       'applied',
     ));
