@@ -1092,6 +1092,140 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/endpoints/{endpointId}/secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set the signing secret of a signed endpoint to the sender's (Stripe, GitHub, Shopify, Slack, Standard Webhooks or hmac_sha256), keeping its URL; the previous secret stays valid for the grace period. The secret is never returned */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          endpointId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The sender's signing secret, exactly as the sender shows it. standard_webhooks: whsec_<base64> or plain base64; others: used as UTF-8. */
+            webhookSecret: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Set (or already that secret: nothing changed); until when the previous secret verifies */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: string;
+                /** @description Until when the previous secret still verifies (ISO 8601), as the endpoint object shows it; null when none does. Setting the secret the endpoint already has changes nothing: an earlier grace period keeps running. */
+                previousSecretExpiresAt: string | null;
+              };
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description A validationType none endpoint: it checks no signature, so it has no secret */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/endpoints/{endpointId}/test-delivery': {
     parameters: {
       query?: never;
@@ -1358,7 +1492,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read one log with its headers and body */
+    /** Read one log with its headers and body, what the sender was answered, and whether it can be explained */
     get: {
       parameters: {
         query?: never;
@@ -2370,7 +2504,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One replay with the headers sent and the response received (body capped at 64 KiB) */
+    /** One replay with the request as sent (method, headers in order, body) and the response received (body capped at 64 KiB) */
     get: {
       parameters: {
         query?: never;
@@ -2392,7 +2526,7 @@ export interface paths {
             'application/json': {
               /** @enum {boolean} */
               success: true;
-              data: components['schemas']['ReplayDetail'];
+              data: components['schemas']['ReplayExchange'];
             };
           };
         };
@@ -3732,6 +3866,96 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/observability/refusals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deliveries the receiver refused recently (rate limit, inactive endpoint, too large), by reason and endpoint */
+    get: {
+      parameters: {
+        query?: {
+          /** @description How far back to count (default 1m). */
+          window?: '1m' | '1h';
+          /** @description Only this endpoint (another account's id matches nothing). */
+          endpointId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The refusals of the window */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['Refusals'];
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/settings': {
     parameters: {
       query?: never;
@@ -4036,7 +4260,8 @@ export interface components {
       | components['schemas']['ForwardUpdatedEvent']
       | components['schemas']['EndpointChangedEvent']
       | components['schemas']['TunnelStatusEvent']
-      | components['schemas']['SettingsChangedEvent'];
+      | components['schemas']['SettingsChangedEvent']
+      | components['schemas']['RefusalsCountedEvent'];
     LogCreatedEvent: {
       /**
        * @description discriminator enum property added by openapi-typescript
@@ -4109,10 +4334,12 @@ export interface components {
       logId: string;
       endpointId: string;
       /**
-       * @description analysis: an analysis was stored; share: its share link was created, replaced or revoked; replay: a manual replay was recorded; forward: a forward attempt was recorded; pinned: it was pinned or unpinned.
+       * @description analysis: an analysis was stored; share: its share link was created, replaced or revoked; replay: a manual replay was recorded; forward: a forward attempt was recorded; pinned: it was pinned or unpinned; explainable: a replay or forward of it changed whether it can be explained (the new value is `explainable`; no refetch needed).
        * @enum {string}
        */
-      change: 'analysis' | 'share' | 'replay' | 'forward' | 'pinned';
+      change: 'analysis' | 'share' | 'replay' | 'forward' | 'pinned' | 'explainable';
+      /** @description With change explainable only: the log detail's new `explainable` (POST .../analyze has something to say). */
+      explainable?: boolean;
     };
     LogDeletedEvent: {
       /**
@@ -4152,6 +4379,8 @@ export interface components {
       /** @enum {string} */
       trigger: 'manual' | 'forward';
       createdAt: string;
+      /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
+      edited: boolean;
     };
     ForwardUpdatedEvent: {
       /**
@@ -4187,7 +4416,7 @@ export interface components {
     EndpointChanged: {
       endpointId: string;
       /** @enum {string} */
-      change: 'created' | 'updated' | 'secret_regenerated' | 'deleted';
+      change: 'created' | 'updated' | 'secret_regenerated' | 'secret_set' | 'deleted';
     };
     TunnelStatusEvent: {
       /**
@@ -4246,6 +4475,46 @@ export interface components {
         | 'ports.api'
         | 'ports.receiver'
       )[];
+    };
+    RefusalsCountedEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'refusals.counted';
+      data: components['schemas']['Refusals'];
+    };
+    Refusals: {
+      /** @enum {string} */
+      window: '1m' | '1h';
+      /** @description Start of the first minute counted (inclusive): counts are kept per whole minute, so the window starts at the minute that held now minus the window, and covers at least the whole window. */
+      from: string;
+      /** @description End of the current minute (exclusive). */
+      to: string;
+      total: number;
+      /** @description The latest refusal in the window; null when none. */
+      lastAt: string | null;
+      /** @description Reasons with at least one refusal, most first. */
+      reasons: {
+        /** @enum {string} */
+        reason: 'endpoint_inactive' | 'rate_limited' | 'payload_too_large';
+        count: number;
+        /** @description The latest refusal for this reason in the window. */
+        lastAt: string;
+      }[];
+      /** @description Endpoints with at least one refusal, most first (current endpoints only). */
+      endpoints: {
+        endpointId: string;
+        total: number;
+        lastAt: string;
+        reasons: {
+          /** @enum {string} */
+          reason: 'endpoint_inactive' | 'rate_limited' | 'payload_too_large';
+          count: number;
+          /** @description The latest refusal for this reason in the window. */
+          lastAt: string;
+        }[];
+      }[];
     };
     Version: {
       name: string;
@@ -4334,6 +4603,26 @@ export interface components {
       body: string;
       /** @enum {string} */
       bodyEncoding: 'utf8' | 'base64';
+      /** @description What the receiver answered the sender, byte for byte (a custom answer whose sender hung up during its delay was never received). null when not known: see answerUnknown. */
+      answer: {
+        /**
+         * @description accepted: the `{ success, data: { id } }` envelope; verification_failed: the 400 envelope; refused: the 413, 408 or 503 envelope of a body the receiver stopped reading; custom: the endpoint's custom response as it was then (only on the receiver and tunnel listeners).
+         * @enum {string}
+         */
+        kind: 'accepted' | 'verification_failed' | 'refused' | 'custom';
+        status: number;
+        /** @description The headers the engine wrote, in order and case; not those Node adds for the connection (Date, Connection, Keep-Alive). */
+        headers: [string, string][];
+        body: string;
+        /** @enum {string} */
+        bodyEncoding: 'utf8' | 'base64';
+        /** @description How long a custom answer waited (its endpoint's delay); else 0. */
+        delayMs: number;
+      } | null;
+      /** @description Why answer is null (a log stored before answers were recorded); null when answer is given. */
+      answerUnknown: string | null;
+      /** @description Whether POST /api/webhooks/logs/{logId}/analyze has something to explain: a failed verification, or a failed replay or forward among its newest 50. Live: a log.updated event with change explainable. */
+      explainable: boolean;
     };
     ReplayDetail: {
       id: string;
@@ -4350,6 +4639,8 @@ export interface components {
       /** @enum {string} */
       trigger: 'manual' | 'forward';
       createdAt: string;
+      /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
+      edited: boolean;
       requestHeaders: [string, string][];
       responseHeaders: {
         [key: string]: string | string[];
@@ -4359,6 +4650,45 @@ export interface components {
       /** @enum {string} */
       bodyEncoding: 'utf8' | 'base64';
       truncated: boolean;
+    };
+    /** @description One attempt: the request as sent (method, targetUrl, requestHeaders in order, body) and the response. */
+    ReplayExchange: {
+      id: string;
+      logId: string;
+      endpointId: string;
+      targetUrl: string;
+      method: string;
+      status: number | null;
+      responseTime: number;
+      error: {
+        code: string;
+        message: string;
+      } | null;
+      /** @enum {string} */
+      trigger: 'manual' | 'forward';
+      createdAt: string;
+      /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
+      edited: boolean;
+      requestHeaders: [string, string][];
+      responseHeaders: {
+        [key: string]: string | string[];
+      };
+      responseRawHeaders: [string, string][];
+      responseBody: string;
+      /** @enum {string} */
+      bodyEncoding: 'utf8' | 'base64';
+      truncated: boolean;
+      /** @description The body as sent, byte for byte, in requestBodyEncoding. */
+      requestBody: string;
+      /**
+       * @description utf8 when the bytes sent are valid UTF-8, else base64.
+       * @enum {string}
+       */
+      requestBodyEncoding: 'utf8' | 'base64';
+      /** @description The whole size of the body sent, in bytes. */
+      requestBodySize: number;
+      /** @description An edited body is kept up to its first 64 KiB (like a response): true when requestBody is only that part. */
+      requestBodyTruncated: boolean;
     };
     Share: {
       logId: string;

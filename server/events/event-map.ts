@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EndpointChangedSchema } from '../endpoints/endpoint-events.ts';
 import { LogDeletedSchema, LogUpdatedSchema } from '../logs/log-events.ts';
 import { LogSummarySchema } from '../logs/logs-schemas.ts';
+import { RefusalsSchema } from '../metrics/refusals-schemas.ts';
 import { ForwardStatusSchema, HistoryEntrySchema } from '../replay/replay-schemas.ts';
 import { SettingsChangedSchema } from '../settings/settings-schemas.ts';
 import { TunnelStatusSchema } from '../tunnel/tunnel-schemas.ts';
@@ -30,6 +31,8 @@ export const EVENT_MAP = {
   'tunnel.status': TunnelStatusSchema,
   /** Engine-wide settings changed (sent to every account): `GET /api/settings`. */
   'settings.changed': SettingsChangedSchema,
+  /** Deliveries were refused (at most one event a second per account): `GET /api/observability/refusals?window=1m`. */
+  'refusals.counted': RefusalsSchema,
 } as const;
 
 export type EngineEventType = keyof typeof EVENT_MAP;

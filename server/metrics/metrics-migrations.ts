@@ -4,6 +4,8 @@ import type { Migration } from '../store/store-types.ts';
  * Deliveries refused without storing (an inactive endpoint) leave no log, so
  * metrics counts them itself, per account, endpoint and minute (the finest
  * bucket of any window). `last_at` keeps the exact time of the latest one.
+ * Refusals that are also stored (reason payload_too_large) are counted here
+ * too, for the refusals read (server/metrics/refusal-reasons.ts).
  */
 export const metricsMigrations: Migration[] = [
   {

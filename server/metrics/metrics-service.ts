@@ -1,13 +1,13 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import type { EndpointsService } from '../endpoints/endpoints-service.ts';
 import type { LogsService } from '../logs/logs-service.ts';
-import type { RejectedDelivery } from '../receiver/delivery-observer.ts';
 import type { ReplayReader } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { MetricsRepository, RejectionTally } from './metrics-repository.ts';
 import type { MetricsQuery } from './metrics-types.ts';
 import type { DeliveryCounts, EndpointMetrics, MetricsReport, SeriesPoint } from './metrics-schemas.ts';
 import { bucketStart, MAX_WINDOW_MS, metricsWindow, MIN_BUCKET_MS, minuteOf } from './metrics-window.ts';
+import { leftNoLog, type CountedRefusal } from './refusal-reasons.ts';
 
 export interface MetricsServiceDeps {
   repo: MetricsRepository;
@@ -16,6 +16,8 @@ export interface MetricsServiceDeps {
   endpoints: Pick<EndpointsService, 'list'>;
   replays: ReplayReader;
   clock: Clock;
+  /** Told, once their counts are stored, which accounts just had refusals (the live event follows). */
+  refusalsCounted: (accountIds: ReadonlySet<string>) => void;
 }
 
 const zero = (): DeliveryCounts => ({ received: 0, success: 0, failed: 0, rejected: 0 });
@@ -34,12 +36,12 @@ export class MetricsService {
   constructor(private readonly deps: MetricsServiceDeps) {}
 
   /**
-   * A delivery refused without storing (the receiver's observer calls this before
-   * answering 410 or 429). Rejections that arrive in the same turn of the event
-   * loop share one journal record, so a flood over the rate limit costs one small
-   * write per turn rather than one per request.
+   * A refused delivery (the receiver's observer calls this before answering 410,
+   * 429 or 413). Rejections that arrive in the same turn of the event loop share
+   * one journal record, so a flood over the rate limit costs one small write per
+   * turn rather than one per request.
    */
-  countRejection(r: RejectedDelivery): Promise<void> {
+  countRejection(r: CountedRefusal): Promise<void> {
     const minute = minuteOf(r.at);
     const key = `${r.accountId}\u0000${r.endpointId}\u0000${minute}\u0000${r.reason}`;
     const t = this.pending.get(key);
@@ -67,6 +69,7 @@ export class MetricsService {
     // Kept a minute longer than the longest window so a window's first bucket is always whole.
     const pruneBefore = minuteOf(this.deps.clock.now()) - MAX_WINDOW_MS - MIN_BUCKET_MS;
     await this.deps.repo.countRejections(tallies, () => pruneBefore);
+    this.deps.refusalsCounted(new Set(tallies.map((t) => t.accountId)));
   }
 
   async report(account: AccountContext, q: MetricsQuery): Promise<MetricsReport> {
@@ -115,6 +118,8 @@ export class MetricsService {
     }
     const rejectionReasons = new Map<string, number>();
     for (const c of rejections) {
+      // Too-large deliveries are counted with refusals, and are already `failed` logs here.
+      if (!leftNoLog(c.reason)) continue;
       add(c.endpointId, c.bucket, 'rejected', c.count, c.lastAt);
       if (perEndpoint.has(c.endpointId))
         rejectionReasons.set(c.reason, (rejectionReasons.get(c.reason) ?? 0) + c.count);

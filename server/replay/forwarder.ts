@@ -6,7 +6,7 @@ import { backoffDelay } from '../support/backoff.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
-import { systemScheduler, type Scheduler } from './scheduler.ts';
+import { systemScheduler, type Scheduler } from '../support/scheduler.ts';
 import type { ForwardQueueRepository, QueuedForward } from './forward-queue-repository.ts';
 import { send as httpSend, type SendInput, type SendResult } from './http-sender.ts';
 import { joinSubPath, UnsafeSubPathError } from './join-sub-path.ts';
@@ -258,7 +258,10 @@ export class Forwarder implements DeliveryObserver {
       method: log.method,
       createdAt,
       trigger: 'forward',
+      edited: false,
       requestHeaders: headers,
+      requestBody: null,
+      requestBodySize: null,
       ...result,
     });
     const now = this.deps.clock.now();
@@ -316,7 +319,10 @@ export class Forwarder implements DeliveryObserver {
       method,
       createdAt: now,
       trigger: 'forward',
+      edited: false,
       requestHeaders: [],
+      requestBody: null,
+      requestBodySize: null,
       status: null,
       responseHeaders: [],
       responseBody: Buffer.alloc(0),

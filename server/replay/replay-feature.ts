@@ -18,6 +18,7 @@ export interface ReplayFeatureDeps {
   random: Random;
   ids: IdGenerator;
   events: ReplayServiceDeps['events'] & ForwarderDeps['events'];
+  recorded?: ReplayServiceDeps['recorded'];
   /** Retry delays and time limit of automatic forwarding. */
   forwardPolicy: ForwarderDeps['policy'];
   onError: (err: unknown) => void;

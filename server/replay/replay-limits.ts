@@ -2,3 +2,10 @@
 // them in --help without loading zod.
 export const REPLAY_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const MAX_TIMEOUT_MS = 120_000;
+/**
+ * An edited replay's body is kept up to this many bytes, like a response
+ * (http-sender's RESPONSE_CAP_BYTES): history holds up to 10,000 attempts per
+ * account in the in-memory database, and an edited body may be up to the API's
+ * 1 MB, so whole bodies could hold 10 GB. The whole size is kept beside it.
+ */
+export const EDITED_BODY_CAP_BYTES = 64 * 1024;

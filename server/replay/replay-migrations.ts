@@ -59,4 +59,23 @@ export const replayMigrations: Migration[] = [
             DELETE FROM forward_queue WHERE endpoint_id = OLD.endpoint_id AND log_id = OLD.id;
           END;`,
   },
+  {
+    // What an edited replay sent (the user changed its method, headers or body), one row per
+    // edited attempt: its presence marks the attempt edited, and `body` holds the bytes sent
+    // when they differ from the log's (NULL: the log's own bytes), at most their first 64 KiB
+    // (`body_size` is the whole size), like a stored response. Apart from `replays` so
+    // history lists, which read the mark, never walk a response body's overflow pages; kept
+    // in the database (not the blob files) so secure_delete erases it with its attempt, which
+    // it follows wherever that goes (eviction, its log, its endpoint).
+    number: 4,
+    name: 'replay_requests',
+    sql: `CREATE TABLE replay_requests (
+            replay_id TEXT PRIMARY KEY,
+            body BLOB,
+            body_size INTEGER
+          );
+          CREATE TRIGGER replay_requests_follow_replays AFTER DELETE ON replays BEGIN
+            DELETE FROM replay_requests WHERE replay_id = OLD.id;
+          END;`,
+  },
 ];

@@ -17,13 +17,21 @@ interface ReplayRow {
   request_headers: string;
   response_headers: string;
   response_truncated: number;
+  edited: number;
   response_body?: Uint8Array;
+  request_body?: Uint8Array | null;
+  request_body_size?: number | null;
 }
 
 const COLUMNS = `id, account_id, log_id, endpoint_id, target_url, method, status, response_time, error_code,
   error_message, replay_trigger, created_at, request_headers, response_headers, response_truncated`;
 
+// An index lookup in replay_requests: the mark, never a body.
+const SELECTED = `${COLUMNS}, EXISTS (SELECT 1 FROM replay_requests q WHERE q.replay_id = replays.id) AS edited`;
+
 const INSERT = `INSERT INTO replays (${COLUMNS}, response_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const INSERT_REQUEST = 'INSERT INTO replay_requests (replay_id, body, body_size) VALUES (?, ?, ?)';
 
 // Keeps the newest `limit` attempts of an account; run now and then, not on every insert.
 const EVICT = `DELETE FROM replays WHERE seq IN (
@@ -56,6 +64,7 @@ export class ReplayRepository {
         ],
       },
     ];
+    if (r.edited) ops.push({ sql: INSERT_REQUEST, params: [r.id, r.requestBody, r.requestBodySize] });
     if (evictBeyond !== null) ops.push({ sql: EVICT, params: [r.accountId, evictBeyond] });
     await this.store.write(ops);
   }
@@ -68,7 +77,7 @@ export class ReplayRepository {
     offset: number,
   ): Promise<{ rows: StoredReplay[]; total: number }> {
     const rows = await this.store.all<ReplayRow>(
-      `SELECT ${COLUMNS} FROM replays WHERE account_id = ? AND log_id = ?
+      `SELECT ${SELECTED} FROM replays WHERE account_id = ? AND log_id = ?
        ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
       [accountId, logId, limit, offset],
     );
@@ -81,7 +90,10 @@ export class ReplayRepository {
 
   async find(accountId: string, id: string): Promise<StoredReplay | undefined> {
     const row = await this.store.get<ReplayRow>(
-      `SELECT ${COLUMNS}, response_body FROM replays WHERE account_id = ? AND id = ?`,
+      `SELECT ${SELECTED}, response_body,
+         (SELECT body FROM replay_requests q WHERE q.replay_id = replays.id) AS request_body,
+         (SELECT body_size FROM replay_requests q WHERE q.replay_id = replays.id) AS request_body_size
+       FROM replays WHERE account_id = ? AND id = ?`,
       [accountId, id],
     );
     return row ? decode(row) : undefined;
@@ -138,6 +150,8 @@ function failure(code: string | null, message: string | null): ReplayFailure | n
   return code === null ? null : { code, message: message ?? '' };
 }
 
+const buffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
 function decode(r: ReplayRow): StoredReplay {
   const body = r.response_body;
   return {
@@ -155,6 +169,10 @@ function decode(r: ReplayRow): StoredReplay {
     requestHeaders: JSON.parse(r.request_headers) as HeaderPairs,
     responseHeaders: JSON.parse(r.response_headers) as HeaderPairs,
     responseTruncated: r.response_truncated === 1,
-    responseBody: body ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : Buffer.alloc(0),
+    responseBody: body ? buffer(body) : Buffer.alloc(0),
+    edited: r.edited === 1,
+    // Null in lists (they do not select it) and for the log's own bytes; an edited empty body is an empty blob.
+    requestBody: r.request_body ? buffer(r.request_body) : null,
+    requestBodySize: r.request_body_size ?? null,
   };
 }

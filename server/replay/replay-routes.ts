@@ -11,6 +11,7 @@ import {
   LogIdParams,
   ReplayBody,
   ReplayDetailSchema,
+  ReplayExchangeSchema,
   ReplayParams,
 } from './replay-schemas.ts';
 import type { ReplayService } from './replay-service.ts';
@@ -71,11 +72,12 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
     route({
       method: 'get',
       path: '/api/replay/:webhookLogId/replays/:replayId',
-      summary: 'One replay with the headers sent and the response received (body capped at 64 KiB)',
+      summary:
+        'One replay with the request as sent (method, headers in order, body) and the response received (body capped at 64 KiB)',
       tag,
       acts: false,
       params: ReplayParams,
-      responses: { 200: { description: 'The replay', data: ReplayDetailSchema } },
+      responses: { 200: { description: 'The replay', data: ReplayExchangeSchema } },
       handler: async ({ account, params }) => ({
         data: await replays.get(account, params.webhookLogId, params.replayId),
       }),

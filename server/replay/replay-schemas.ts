@@ -128,6 +128,11 @@ export const HistoryEntrySchema = z
     error: Failure,
     trigger: z.enum(REPLAY_TRIGGERS),
     createdAt: z.string(),
+    edited: z.boolean().meta({
+      description:
+        'The method, a header or the body was changed before sending (re-signing alone is not an edit); ' +
+        'GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent.',
+    }),
   })
   .meta({ id: 'ReplayHistoryEntry' });
 
@@ -140,6 +145,21 @@ export const ReplayDetailSchema = HistoryEntrySchema.extend({
   bodyEncoding: z.enum(['utf8', 'base64']),
   truncated: z.boolean(),
 }).meta({ id: 'ReplayDetail' });
+
+export const ReplayExchangeSchema = ReplayDetailSchema.extend({
+  requestBody: z.string().meta({ description: 'The body as sent, byte for byte, in requestBodyEncoding.' }),
+  requestBodyEncoding: z.enum(['utf8', 'base64']).meta({
+    description: 'utf8 when the bytes sent are valid UTF-8, else base64.',
+  }),
+  requestBodySize: z.number().int().meta({ description: 'The whole size of the body sent, in bytes.' }),
+  requestBodyTruncated: z.boolean().meta({
+    description:
+      'An edited body is kept up to its first 64 KiB (like a response): true when requestBody is only that part.',
+  }),
+}).meta({
+  id: 'ReplayExchange',
+  description: 'One attempt: the request as sent (method, targetUrl, requestHeaders in order, body) and the response.',
+});
 
 export const HistorySchema = z.strictObject({ history: z.array(HistoryEntrySchema), total: z.number() });
 
@@ -194,6 +214,7 @@ export const ForwardStatusSchema = z
 
 export type ReplayHistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export type ReplayDetail = z.infer<typeof ReplayDetailSchema>;
+export type ReplayExchange = z.infer<typeof ReplayExchangeSchema>;
 export type ReplayHistoryPage = z.infer<typeof HistorySchema>;
 export type ReplayDiff = z.infer<typeof DiffSchema>;
 export type ForwardStatus = z.infer<typeof ForwardStatusSchema>;

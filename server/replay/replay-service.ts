@@ -1,3 +1,4 @@
+import { EDITED_BODY_CAP_BYTES } from './replay-limits.ts';
 import type { AccountContext } from '../auth/account-context.ts';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { requiresSecret } from '../endpoints/validation-types.ts';
@@ -32,7 +33,7 @@ import {
   type ReplayTrigger,
   type StoredReplay,
 } from './replay-types.ts';
-import type { ReplayDetail, ReplayHistoryEntry } from './replay-schemas.ts';
+import type { ReplayDetail, ReplayExchange, ReplayHistoryEntry } from './replay-schemas.ts';
 
 export interface ReplayInput {
   targetUrl: string;
@@ -65,6 +66,11 @@ export interface ReplayServiceDeps {
   };
   /** The HTTP client; tests of the service alone may pass another. */
   send?: (input: SendInput) => Promise<SendResult>;
+  /**
+   * Told of every attempt once stored and announced (remediation: whether the log can
+   * now be explained), before the attempt's caller hears of it. Never rejects.
+   */
+  recorded?: (r: ReplayRecord) => Promise<void>;
   /** Attempts kept per account (oldest evicted first). */
   maxHistoryPerAccount?: number;
 }
@@ -116,6 +122,13 @@ export class ReplayService implements ReplayReader {
     const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, body) : [];
     // Like a forward, a replay says where the delivery came from; a header the user typed still wins.
     const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed, forwarded);
+    const bodyEdited = !body.equals(original);
+    // Edited: what is sent differs from a plain replay (re-signed the same way) to this target.
+    // Overrides that change nothing (a header set to the value it has) are no edit.
+    const edited =
+      method !== log.method ||
+      bodyEdited ||
+      !sameHeaders(headers, buildHeaders(log.rawHeaders, url, body, {}, signed, forwarded));
 
     const createdAt = this.deps.clock.now();
     const result = await this.send({ url, method, headers, body, timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS });
@@ -128,7 +141,10 @@ export class ReplayService implements ReplayReader {
       method,
       createdAt,
       trigger: 'manual',
+      edited,
       requestHeaders: headers,
+      requestBody: bodyEdited ? body.subarray(0, EDITED_BODY_CAP_BYTES) : null,
+      requestBodySize: bodyEdited ? body.length : null,
       ...result,
     });
 
@@ -175,6 +191,7 @@ export class ReplayService implements ReplayReader {
       endpointId: r.endpointId,
       change: r.trigger === 'manual' ? 'replay' : 'forward',
     });
+    await this.deps.recorded?.(r);
     return r;
   }
 
@@ -190,8 +207,21 @@ export class ReplayService implements ReplayReader {
     return { history: rows.map(historyEntry), total };
   }
 
-  async get(account: AccountContext, logId: string, replayId: string): Promise<ReplayDetail> {
-    return detail(await this.own(account, logId, replayId));
+  /** One attempt with the request as sent: the stored body of an edited one (at most its first 64 KiB), else the log's own bytes. */
+  async get(account: AccountContext, logId: string, replayId: string): Promise<ReplayExchange> {
+    const r = await this.own(account, logId, replayId);
+    const sent = r.requestBody ?? (await this.sendable(account, logId)).body;
+    const size = r.requestBodySize ?? sent.length;
+    const truncated = size > sent.length;
+    // A cut inside a UTF-8 character drops that character rather than turning the whole text into base64, as responses do.
+    const body = encodeBody(sent, truncated);
+    return {
+      ...detail(r),
+      requestBody: body.text,
+      requestBodyEncoding: body.encoding,
+      requestBodySize: size,
+      requestBodyTruncated: truncated,
+    };
   }
 
   async diff(account: AccountContext, logId: string, a: string, b: string): Promise<ReplayDiff> {
@@ -293,8 +323,12 @@ function contractRecord(r: StoredReplay): ReplayRecord {
     error: r.error,
     trigger: r.trigger,
     createdAt: r.createdAt,
+    edited: r.edited,
   };
 }
+
+const sameHeaders = (a: HeaderPairs, b: HeaderPairs): boolean =>
+  a.length === b.length && a.every(([n, v], i) => n === b[i]?.[0] && v === b[i]?.[1]);
 
 export function detail(r: StoredReplay): ReplayDetail {
   const body = encodeBody(r.responseBody, r.responseTruncated);

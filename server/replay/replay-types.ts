@@ -39,6 +39,12 @@ export interface ReplayRecord {
   error: ReplayFailure | null;
   trigger: ReplayTrigger;
   createdAt: number;
+  /**
+   * The user changed the method, a header or the body before sending: the request
+   * differs from a plain replay to the same target. Re-signing alone is no edit
+   * (the engine wrote those headers), and forwards are never edited.
+   */
+  edited: boolean;
 }
 
 /** A replay or forward failed when no response came or the target answered 4xx/5xx. */
@@ -71,6 +77,13 @@ export type BodyEncoding = 'utf8' | 'base64';
 /** A record as stored: the contract's fields plus what was sent and what came back. */
 export interface StoredReplay extends ReplayRecord {
   requestHeaders: HeaderPairs;
+  /**
+   * The body sent when it differs from the log's bytes (an edited body), at most
+   * its first EDITED_BODY_CAP_BYTES; null: the log's own bytes.
+   */
+  requestBody: Buffer | null;
+  /** The whole size of that edited body (more than requestBody's length when cut); null with requestBody. */
+  requestBodySize: number | null;
   responseHeaders: HeaderPairs;
   /** At most the response cap; `responseTruncated` when the target sent more. */
   responseBody: Buffer;
@@ -90,5 +103,6 @@ export function historyEntry(r: ReplayRecord): ReplayHistoryEntry {
     error: r.error,
     trigger: r.trigger,
     createdAt: isoTime(r.createdAt),
+    edited: r.edited,
   };
 }

@@ -164,10 +164,12 @@ describe('events published by the features on /api/events', () => {
       await down.close();
     }
     // Both requests are answered after their events were written, but the stream is another connection.
-    await mine.waitFor(() => logUpdates(logId).length >= 2);
+    await mine.waitFor(() => logUpdates(logId).length >= 3);
     assert.deepEqual(logUpdates(logId), [
       { logId, endpointId, change: 'replay' },
       { logId, endpointId, change: 'replay' },
+      // The failed replay made the log explainable (remediation's rule): said once, after the replay's own event.
+      { logId, endpointId, change: 'explainable', explainable: true },
     ]);
     await assertAliceSawNone([logId, endpointId]);
   });
@@ -289,19 +291,29 @@ describe('events published by the features on /api/events', () => {
         'endpoint.changed': ref('EndpointChangedEvent'),
         'tunnel.status': ref('TunnelStatusEvent'),
         'settings.changed': ref('SettingsChangedEvent'),
+        'refusals.counted': ref('RefusalsCountedEvent'),
       },
     });
     // Payloads that are API responses too are the same components.
     assert.deepEqual(schemas.LogCreatedEvent.properties.data, { $ref: ref('LogSummary') });
     assert.deepEqual(schemas.ReplayCompletedEvent.properties.data, { $ref: ref('ReplayHistoryEntry') });
     assert.deepEqual(schemas.ForwardUpdatedEvent.properties.data, { $ref: ref('ForwardStatus') });
+    assert.deepEqual(schemas.RefusalsCountedEvent.properties.data, { $ref: ref('Refusals') });
     assert.deepEqual(schemas.EndpointChanged.properties.change.enum, [
       'created',
       'updated',
       'secret_regenerated',
+      'secret_set',
       'deleted',
     ]);
-    assert.deepEqual(schemas.LogUpdated.properties.change.enum, ['analysis', 'share', 'replay', 'forward', 'pinned']);
+    assert.deepEqual(schemas.LogUpdated.properties.change.enum, [
+      'analysis',
+      'share',
+      'replay',
+      'forward',
+      'pinned',
+      'explainable',
+    ]);
     assert.deepEqual(schemas.LogUpdated.required, ['logId', 'endpointId', 'change']);
     assert.deepEqual(schemas.LogDeleted.required, ['endpointId', 'logIds', 'cleared']);
     const ok = doc.paths['/api/events'].get.responses['200'];

@@ -36,6 +36,7 @@ describe('OpenAPI document', () => {
       'PATCH /api/endpoints/{endpointId}',
       'DELETE /api/endpoints/{endpointId}',
       'POST /api/endpoints/{endpointId}/regenerate-secret',
+      'PUT /api/endpoints/{endpointId}/secret',
       'GET /api/webhooks/logs',
       'GET /api/webhooks/logs/{logId}',
       'GET /api/webhooks',

@@ -460,6 +460,7 @@ describe('replay', () => {
         Object.keys(e).sort(),
         [
           'createdAt',
+          'edited',
           'endpointId',
           'error',
           'id',

@@ -36,9 +36,11 @@ const TODAY = [
   ['logs', 6],
   ['logs', 7],
   ['logs', 8],
+  ['logs', 9],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
+  ['replay', 4],
   ['share', 1],
   ['share', 2],
   ['share', 3],
@@ -128,6 +130,25 @@ describe('a store written by Hookscope 0.1.0 (engine-wide migration versions), o
       onlyPinned.body.data.logs.map((l: { id: string }) => l.id),
       [expected.badLog],
     );
+  });
+
+  test('shows what the old logs were answered where the log tells it, and says why not where it does not', async () => {
+    const bad = (await t.api('GET', `/api/webhooks/logs/${expected.badLog}`)).body.data;
+    // A failed verification's 400 is rebuilt from the stored verification (custom responses never apply to one).
+    assert.equal(bad.answerUnknown, null);
+    assert.equal(bad.answer.kind, 'verification_failed');
+    assert.equal(bad.answer.status, 400);
+    const error = JSON.parse(bad.answer.body).error;
+    assert.equal(error.code, 'SIGNATURE_VERIFICATION_FAILED');
+    assert.deepEqual(error.details, { logId: expected.badLog, reason: 'no_matching_signature' });
+    assert.equal(bad.explainable, true);
+    // An accepted one may have had the endpoint's custom response then: not guessed.
+    for (const id of [expected.validLog, expected.journalLog]) {
+      const ok = (await t.api('GET', `/api/webhooks/logs/${id}`)).body.data;
+      assert.equal(ok.answer, null);
+      assert.match(ok.answerUnknown, /^Stored before Hookscope recorded its answers; .*custom response\.$/);
+      assert.equal(ok.explainable, false);
+    }
   });
 
   test('finds old logs by text: those in the snapshot and the one replayed from the journal', async () => {

@@ -101,6 +101,7 @@ describe('DiagnoseService', () => {
     error: null,
     trigger: 'manual',
     createdAt,
+    edited: false,
   });
 
   test('falls back to the last replay target and lists recent replays; verification.now is null once the endpoint is gone', async () => {

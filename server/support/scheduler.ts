@@ -1,4 +1,4 @@
-/** Timers are injected so the forwarder's retry schedule can be driven by tests. */
+/** Timers are injected so schedules (forward retries, throttled events) can be driven by tests. */
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
