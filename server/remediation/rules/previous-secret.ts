@@ -4,7 +4,7 @@ import type { RuleCause, RuleContext } from '../remediation-types.ts';
 import { probe, signatureFailed, signatureMatches } from './probe.ts';
 
 /**
- * The sender still signs with the secret a regenerate replaced, and the
+ * The sender still signs with the secret a regenerate or a set-secret replaced, and the
  * delivery arrived after that secret's grace period: proven when the
  * signature verifies with the previous secret.
  */
@@ -34,8 +34,8 @@ export function previousSecretRule(ctx: RuleContext): RuleCause[] {
       confidence: 0.97,
       evidence,
       steps: [
-        'Update the sender to the current secret (the one the regenerate-secret response returned).',
-        'If the sender cannot change right away, regenerate again with the old value as webhookSecret, then roll over within the grace period.',
+        "Update the sender to the endpoint's current secret (the one you set, or the one the regenerate-secret response returned).",
+        'If the sender cannot change right away, set the old value again (PUT /api/endpoints/<id>/secret, `hookscope endpoints set-secret`), then roll over within the grace period.',
         'Replay this delivery with resign enabled to test your handler with the current secret.',
       ],
     },

@@ -44,13 +44,13 @@ export function wrongSecretRule(ctx: RuleContext, found: readonly RuleCause[]): 
       steps: stripe
         ? [
             'Copy the signing secret again from its source: each `stripe listen` session prints its own whsec_ secret, and each dashboard endpoint (test and live mode separately) has its own.',
-            'Make sure the endpoint holds the secret of the exact source sending to it, then replay with resign or trigger a new event (stripe trigger payment_intent.succeeded).',
+            'Make sure the endpoint holds the secret of the exact source sending to it: set it on this endpoint, whose URL stays the same (`hookscope endpoints set-secret <id>`, or PUT /api/endpoints/<id>/secret), then replay with resign or trigger a new event (stripe trigger payment_intent.succeeded).',
             'Use the whole whsec_... string as the key, without surrounding spaces or quotes.',
           ]
         : [
             'Copy the secret again from the sender and compare it with the one set on this endpoint (no trailing newline, spaces or quotes).',
             "Check that the sender keys the HMAC with the secret's UTF-8 text, not a hex- or base64-decoded form of it.",
-            "If you rotated the secret, update the sender, or regenerate-secret with the sender's value.",
+            "If the endpoint holds the wrong one, set the sender's secret on it (`hookscope endpoints set-secret <id>`, or PUT /api/endpoints/<id>/secret; its URL stays the same).",
           ],
     },
   ];

@@ -32,6 +32,11 @@ describe('previous_secret', () => {
     assert.equal(c?.code, 'previous_secret');
     assert.equal(valueOf(c.evidence, 'Secret rotated at'), new Date(previous.replacedAt).toISOString());
     assert.match(valueOf(c.evidence, 'Delivery received at')!, /1 h after the grace period ended/);
+    // The fix names the way that works for every type, a provider's secret included: set it on the same endpoint.
+    assert.match(
+      c.steps[1]!,
+      /set the old value again \(PUT \/api\/endpoints\/<id>\/secret, `hookscope endpoints set-secret`\)/,
+    );
   });
   test('silent before the grace ended (the previous secret was accepted then) and for another secret', () => {
     const headers = { 'x-webhook-signature': hmacHex('old', '{"a":1}') };
@@ -191,6 +196,7 @@ describe('wrong_secret and the analyzer', () => {
     assert.deepEqual(previousSecretRule(ctx), []);
     const [c] = wrongSecretRule(ctx, []);
     assert.equal(c?.code, 'wrong_secret');
+    assert.match(c.steps.at(-1)!, /set the sender's secret on it \(`hookscope endpoints set-secret <id>`/);
     assert.equal(c.evidence[0], 'The signature matches no HMAC of the stored body with the current secret.');
     assert.equal(
       valueOf(c.evidence, 'Secret rotated'),
