@@ -58,8 +58,3 @@ export function responseFromDraft(d: ResponseDraft): DraftResult {
     },
   };
 }
-
-/** Whether an engine 400 names a customResponse field ("Invalid request body \"customResponse.body\": ..."). */
-export function isAboutCustomResponse(message: string): boolean {
-  return message.includes('"customResponse');
-}

@@ -10,11 +10,23 @@ export interface EndpointsState {
   loaded: boolean;
   load(): Promise<void>;
   /**
-   * The created endpoint, or null when the engine refused (the error shown in words,
-   * and given to `refused` so a form can say it next to its fields).
+   * The created endpoint, or null when the engine refused. The refusal goes to
+   * `refused` when given, for the form to say next to its fields, and then only
+   * there (a message once, never also as a notice); else it is a notice.
    */
-  create(input: NewEndpoint, refused?: (message: string) => void): Promise<Endpoint | null>;
-  update(id: string, patch: EndpointPatch, refused?: (message: string) => void): Promise<boolean>;
+  create(input: NewEndpoint, refused?: Refused): Promise<Endpoint | null>;
+  /** Whether the engine took the change; a refusal as for `create`. */
+  update(id: string, patch: EndpointPatch, refused?: Refused): Promise<boolean>;
+  /**
+   * Sets the signing secret to the one the sender issued, on the same URL: until when
+   * the previous secret still verifies (null: none does), or null when refused (as for
+   * `create`). The secret is never answered back.
+   */
+  setSecret(
+    id: string,
+    webhookSecret: string,
+    refused?: Refused,
+  ): Promise<{ previousSecretExpiresAt: string | null } | null>;
   /** A new secret, answered once (the engine never shows it again); null when refused (said in words). */
   regenerate(id: string): Promise<string | null>;
   remove(id: string): Promise<void>;
@@ -22,8 +34,8 @@ export interface EndpointsState {
   sendTest(id: string): Promise<string | null>;
 }
 
-/** The engine's sentence (which names the field) for a form to show beside itself. */
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** Takes a refusal (an ApiError, or no answer at all) for a form to say in its own words next to its fields. */
+export type Refused = (error: unknown) => void;
 
 export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesState, 'error' | 'info'>) =>
   createStore<EndpointsState>()((set) => ({
@@ -46,9 +58,28 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
         set((s) => ({ endpoints: s.endpoints.map((e) => (e.id === id ? updated : e)) }));
         return true;
       } catch (e) {
-        notices.error('Saving the endpoint', e);
-        refused?.(messageOf(e));
+        if (refused) refused(e);
+        else notices.error('Saving the endpoint', e);
         return false;
+      }
+    },
+    setSecret: async (id, webhookSecret, refused) => {
+      try {
+        const r = await client.put('/api/endpoints/{endpointId}/secret', {
+          params: { path: { endpointId: id } },
+          body: { webhookSecret },
+        });
+        const expires = r.previousSecretExpiresAt;
+        set((s) => ({
+          endpoints: s.endpoints.map((e) =>
+            e.id === id ? { ...e, hasSecret: true, previousSecretExpiresAt: expires } : e,
+          ),
+        }));
+        return { previousSecretExpiresAt: expires };
+      } catch (e) {
+        if (refused) refused(e);
+        else notices.error('Saving the secret', e);
+        return null;
       }
     },
     regenerate: async (id) => {
@@ -93,8 +124,8 @@ export const createEndpointsStore = (client: ApiClient, notices: Pick<NoticesSta
         notices.info(`Endpoint "${created.name}" created.`);
         return created;
       } catch (e) {
-        notices.error('Creating the endpoint', e);
-        refused?.(messageOf(e));
+        if (refused) refused(e);
+        else notices.error('Creating the endpoint', e);
         return null;
       }
     },

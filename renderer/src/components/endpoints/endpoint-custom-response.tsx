@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Endpoint } from '../../api/client.ts';
 import { draftOf, responseFromDraft, type CustomResponse } from '../../lib/custom-response.ts';
+import { endpointProblem } from '../../lib/endpoint-problems.ts';
 import { useStores } from '../../stores/app-stores.ts';
 import { CustomResponseFields } from './custom-response-fields.tsx';
 
@@ -19,7 +20,11 @@ export function EndpointCustomResponse({ endpoint }: { endpoint: Endpoint }) {
 
   const save = async (value: CustomResponse | null): Promise<void> => {
     setBusy(true);
-    const ok = await endpoints.getState().update(endpoint.id, { customResponse: value }, setError);
+    const ok = await endpoints
+      .getState()
+      .update(endpoint.id, { customResponse: value }, (err) =>
+        setError(endpointProblem(err, { validationType: endpoint.validationType, values: {} }).message),
+      );
     setBusy(false);
     if (ok) {
       setError(null);

@@ -1,38 +1,108 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Endpoint } from '../../api/client.ts';
+import { endpointProblem, type EndpointField, type FormProblem } from '../../lib/endpoint-problems.ts';
+import { hasSigningSecret } from '../../lib/endpoint-secrets.ts';
 import { useStores } from '../../stores/app-stores.ts';
-import { CopyButton } from '../shared/copy-button.tsx';
 import { EndpointCustomResponse } from './endpoint-custom-response.tsx';
+import { EndpointSecret } from './endpoint-secret.tsx';
+import { EndpointTextField } from './endpoint-text-field.tsx';
 
-/** Rename, describe, switch off, set its custom response, roll the secret (shown once) or delete the selected endpoint. */
+/**
+ * Rename, describe, forward, switch off, set the signing secret, set the custom
+ * response or delete the selected endpoint, all on the same URL.
+ */
 export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints } = useStores();
   const [name, setName] = useState(endpoint.name);
   const [description, setDescription] = useState(endpoint.description ?? '');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [forwardUrl, setForwardUrl] = useState(endpoint.forwardUrl ?? '');
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const boxes = useRef<Partial<Record<EndpointField, HTMLInputElement | null>>>({});
   // The switch moves at once; it moves back if the engine refuses.
   const [active, setActive] = useState(endpoint.isActive);
   useEffect(() => setActive(endpoint.isActive), [endpoint.isActive]);
-  const changed = name !== endpoint.name || description !== (endpoint.description ?? '');
+  const forward = forwardUrl.trim();
+  const changed =
+    name !== endpoint.name || description !== (endpoint.description ?? '') || forward !== (endpoint.forwardUrl ?? '');
+
+  const errorFor = (field: EndpointField): string | null => (problem?.field === field ? problem.message : null);
+  const edit =
+    (field: EndpointField, set: (value: string) => void) =>
+    (value: string): void => {
+      set(value);
+      if (problem?.field === field) setProblem(null);
+    };
+
+  const save = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setProblem(null);
+    // Only what changed: an empty forward URL stops forwarding (null), as an empty description clears it.
+    const ok = await endpoints.getState().update(
+      endpoint.id,
+      {
+        ...(name !== endpoint.name ? { name } : {}),
+        ...(description !== (endpoint.description ?? '')
+          ? { description: description === '' ? null : description }
+          : {}),
+        ...(forward !== (endpoint.forwardUrl ?? '') ? { forwardUrl: forward === '' ? null : forward } : {}),
+      },
+      (err) => {
+        const p = endpointProblem(err, { validationType: endpoint.validationType, values: { name, forwardUrl } });
+        setProblem(p);
+        if (p.field !== null) boxes.current[p.field]?.focus();
+      },
+    );
+    if (ok) {
+      // As the engine keeps them (trimmed), so the form reads unchanged.
+      setName(name.trim());
+      setForwardUrl(forward);
+    }
+  };
 
   return (
     <details className="endpoint-settings">
       <summary>Endpoint settings</summary>
-      <form
-        className="panel-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void endpoints.getState().update(endpoint.id, { name, description: description === '' ? null : description });
-        }}
-      >
-        <label>
-          Endpoint name
-          <input value={name} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <label>
-          Description
-          <input value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
+      <form className="panel-form" onSubmit={(e) => void save(e)} aria-label="Endpoint details" noValidate>
+        <EndpointTextField
+          label="Endpoint name"
+          value={name}
+          onChange={edit('name', setName)}
+          error={errorFor('name')}
+          required
+          inputRef={(el) => {
+            boxes.current.name = el;
+          }}
+        />
+        <EndpointTextField
+          label="Description"
+          value={description}
+          onChange={edit('description', setDescription)}
+          error={errorFor('description')}
+          inputRef={(el) => {
+            boxes.current.description = el;
+          }}
+        />
+        <EndpointTextField
+          label="Forward URL"
+          type="url"
+          value={forwardUrl}
+          onChange={edit('forwardUrl', setForwardUrl)}
+          error={errorFor('forwardUrl')}
+          placeholder="http://localhost:3000/webhooks"
+          hint={
+            endpoint.forwardUrl === null
+              ? 'Not forwarding. Deliveries accepted here can also go to your server as they arrive.'
+              : `Forwarding every accepted delivery to ${endpoint.forwardUrl}. Empty the box to stop.`
+          }
+          inputRef={(el) => {
+            boxes.current.forwardUrl = el;
+          }}
+        />
+        {problem !== null && problem.field === null && (
+          <p className="form-error" role="alert">
+            {problem.message}
+          </p>
+        )}
         <div className="panel-row">
           <button type="submit" disabled={!changed}>
             Save
@@ -55,25 +125,8 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
           </label>
         </div>
       </form>
+      {hasSigningSecret(endpoint.validationType) && <EndpointSecret endpoint={endpoint} />}
       <EndpointCustomResponse endpoint={endpoint} />
-      {endpoint.validationType !== 'none' && (
-        <div className="panel-row">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => void endpoints.getState().regenerate(endpoint.id).then(setSecret)}
-          >
-            Regenerate secret
-          </button>
-        </div>
-      )}
-      {secret && (
-        <div className="secret-once" role="alert">
-          <p>The new secret, shown this once:</p>
-          <code>{secret}</code>
-          <CopyButton text={secret} label="Copy secret" />
-        </div>
-      )}
       <button
         type="button"
         className="secondary danger"

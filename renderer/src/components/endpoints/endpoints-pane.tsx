@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react';
+import { reachWarning } from '../../lib/tunnel-reach.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
-import { EndpointForm } from './endpoint-form.tsx';
 import { EndpointSettings } from './endpoint-settings.tsx';
+import { NewEndpointDialog } from './new-endpoint-dialog.tsx';
 
 export function EndpointsPane() {
-  const { endpoints, deliveries } = useStores();
+  const { endpoints, deliveries, tunnel } = useStores();
   const list = useSlice(endpoints, (s) => s.endpoints);
+  const tunnelStatus = useSlice(tunnel, (s) => s.status);
   const loaded = useSlice(endpoints, (s) => s.loaded);
   // The chosen endpoint is the deliveries' endpoint filter: one value, never two that could disagree.
   const selectedId = useSlice(deliveries, (s) => s.filter.endpointId);
   const [creating, setCreating] = useState(false);
   const selected = list.find((e) => e.id === selectedId) ?? null;
+  const warning = selected && reachWarning(selected, tunnelStatus);
 
   const choose = (id: string | null): void => void deliveries.getState().setFilter({ endpointId: id });
   // An endpoint deleted elsewhere (the CLI, another window) stops filtering the list.
@@ -27,14 +30,13 @@ export function EndpointsPane() {
           New endpoint
         </button>
       </div>
-      {creating && (
-        <EndpointForm
-          onDone={(created) => {
-            setCreating(false);
-            if (created) choose(created.id);
-          }}
-        />
-      )}
+      <NewEndpointDialog
+        open={creating}
+        onDone={(created) => {
+          setCreating(false);
+          if (created) choose(created.id);
+        }}
+      />
       {loaded && list.length === 0 && !creating && (
         <p className="empty">No endpoint yet. Create one to get a URL that records every webhook sent to it.</p>
       )}
@@ -71,6 +73,7 @@ export function EndpointsPane() {
         <section className="endpoint-url" aria-label="Receiving URL">
           <h3>Receiving URL</h3>
           <code>{selected.url}</code>
+          {warning && <p className="reach-warning">{warning}</p>}
           <div className="panel-row">
             <CopyButton text={selected.url} label="Copy URL" />
             <button type="button" className="secondary" onClick={() => void endpoints.getState().sendTest(selected.id)}>

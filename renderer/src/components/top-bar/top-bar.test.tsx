@@ -1,6 +1,11 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, expect, test } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../server/api-client/api-client.ts';
+import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
+import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
 import type { TunnelStatus } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
 import { TopBar } from './top-bar.tsx';
@@ -28,7 +33,7 @@ const DEGRADED: TunnelStatus = {
   browserNotice: null,
 };
 
-test('a degraded tunnel: the pill says it is failing, with the reason beside it, and the public URL stays', () => {
+test('a degraded tunnel: the pill says it is failing, the line under it what that means, the reason beside it, and the public URL stays', () => {
   // The top bar only reads the stores here; nothing is fetched.
   const client = createApiClient({ baseUrl: 'http://engine.test', fetch: () => Promise.reject(new Error('offline')) });
   const stores = createAppStores(client, memory());
@@ -40,6 +45,97 @@ test('a degraded tunnel: the pill says it is failing, with the reason beside it,
   );
   expect(screen.getByText('Tunnel failing').className).toBe('pill tunnel-degraded');
   expect(screen.getByText(DEGRADED.lastError!)).toBeTruthy();
+  expect(screen.getByText('Tunnel failing: senders may get errors; checking again')).toBeTruthy();
   expect(screen.getByText('https://quiet-fox.loca.lt')).toBeTruthy();
   expect(screen.getByRole('button', { name: 'Copy public URL' })).toBeTruthy();
+});
+
+test('the tunnel line under the bar counts down to the next attempt while the tunnel is down, second by second', () => {
+  vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+  try {
+    vi.setSystemTime(Date.parse('2026-01-01T10:00:00.000Z'));
+    const client = createApiClient({
+      baseUrl: 'http://engine.test',
+      fetch: () => Promise.reject(new Error('offline')),
+    });
+    const stores = createAppStores(client, memory());
+    const lastError = 'The tunnel server did not answer within 20 s.';
+    act(() =>
+      stores.tunnel.getState().changed({
+        ...DEGRADED,
+        state: 'offline',
+        url: null,
+        lastError,
+        retryAt: '2026-01-01T10:00:12.000Z',
+      }),
+    );
+    render(
+      <StoresContext.Provider value={stores}>
+        <TopBar />
+      </StoresContext.Provider>,
+    );
+    const meaning = () => screen.getByText(/^Internet senders cannot reach/).textContent;
+    expect(meaning()).toBe('Internet senders cannot reach the public URL now; retrying in 12 s');
+    // The engine's reason beside it, whole in its tooltip.
+    expect(screen.getByText(lastError).title).toBe(lastError);
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(meaning()).toBe('Internet senders cannot reach the public URL now; retrying in 11 s');
+    act(() => {
+      vi.advanceTimersByTime(11_000);
+    });
+    expect(meaning()).toBe('Internet senders cannot reach the public URL now; retrying now');
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+describe('against a real engine', () => {
+  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
+  // vite cannot resolve for this jsdom file.
+  let dataDir: string;
+  let engine: Engine;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-top-bar-'));
+    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('while online the line says how long ago the public URL answered, and reads the status again every 30 s', async () => {
+    const client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    const stores = createAppStores(client, memory());
+    // Only the intervals are faked: the engine in this process keeps its own timers and clock.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      act(() =>
+        stores.tunnel.getState().changed({
+          ...DEGRADED,
+          state: 'online',
+          lastError: null,
+          checkedAt: new Date(Date.now() - 20_000).toISOString(),
+        }),
+      );
+      render(
+        <StoresContext.Provider value={stores}>
+          <TopBar />
+        </StoresContext.Provider>,
+      );
+      expect(screen.getByText(/^Public URL answering/).textContent).toBe('Public URL answering (checked 20 s ago)');
+      // checkedAt is not pushed: after 30 s the line asks the engine, whose tunnel is in fact off.
+      act(() => {
+        vi.advanceTimersByTime(30_000);
+      });
+      await waitFor(() =>
+        expect(screen.getByText('Tunnel off: internet senders cannot reach local URLs')).toBeInTheDocument(),
+      );
+      expect(stores.notices.getState().notices).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

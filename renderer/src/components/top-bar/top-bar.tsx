@@ -4,6 +4,7 @@ import type { LiveState } from '../../stores/live-store.ts';
 import type { ThemeChoice } from '../../stores/theme-store.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
 import { MainNav } from './main-nav.tsx';
+import { TunnelLine } from './tunnel-line.tsx';
 
 const LIVE_WORDS: Record<LiveState, string> = {
   connecting: 'Connecting',
@@ -32,60 +33,59 @@ export function TopBar() {
   const choice = useSlice(theme, (s) => s.choice);
   return (
     <header className="top-bar">
-      <span className="brand">Hookscope</span>
-      <MainNav />
-      {status && (
-        <span className="tunnel">
-          <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>
-            {TUNNEL_WORDS[status.state]}
-          </span>
-          {status.lastError && status.state !== 'online' && (
-            <span className="tunnel-error" title={status.lastError}>
-              {status.lastError}
+      <div className="top-row">
+        <span className="brand">Hookscope</span>
+        <MainNav />
+        {status && (
+          <span className="tunnel">
+            <span className={`pill tunnel-${status.state}`} title={status.lastError ?? undefined}>
+              {TUNNEL_WORDS[status.state]}
             </span>
-          )}
-          {status.url && (
-            <>
-              <code className="public-url">{status.url}</code>
-              <CopyButton text={status.url} label="Copy public URL" />
-            </>
-          )}
-          {owner && (
-            <label className="switch">
-              <input
-                type="checkbox"
-                role="switch"
-                checked={status.enabled}
-                onChange={(e) => void tunnel.getState().setEnabled(e.target.checked)}
-              />
-              Tunnel
-            </label>
-          )}
-        </span>
-      )}
-      <span className="spacer" />
-      <span className={`pill live-${liveState}`} title={liveMessage}>
-        {LIVE_WORDS[liveState]}
-      </span>
-      <label className="theme">
-        {/* Named for assistive technology; the select's value says what it is. */}
-        <span className="visually-hidden">Theme</span>
-        <select value={choice} onChange={(e) => theme.getState().choose(e.target.value as ThemeChoice)}>
-          <option value="system">System</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
-        </select>
-      </label>
-      {account && (
-        <span className="account">
-          <span>
-            Signed in as <strong>{account.name}</strong>
+            {status.url && (
+              <>
+                <code className="public-url">{status.url}</code>
+                <CopyButton text={status.url} label="Copy public URL" />
+              </>
+            )}
+            {owner && (
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={status.enabled}
+                  onChange={(e) => void tunnel.getState().setEnabled(e.target.checked)}
+                />
+                Tunnel
+              </label>
+            )}
           </span>
-          <button type="button" className="secondary" onClick={() => void session.getState().signOut()}>
-            Sign out
-          </button>
+        )}
+        <span className="spacer" />
+        <span className={`pill live-${liveState}`} title={liveMessage}>
+          {LIVE_WORDS[liveState]}
         </span>
-      )}
+        <label className="theme">
+          {/* Named for assistive technology; the select's value says what it is. */}
+          <span className="visually-hidden">Theme</span>
+          <select value={choice} onChange={(e) => theme.getState().choose(e.target.value as ThemeChoice)}>
+            <option value="system">System</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
+        {account && (
+          <span className="account">
+            <span>
+              Signed in as <strong>{account.name}</strong>
+            </span>
+            <button type="button" className="secondary" onClick={() => void session.getState().signOut()}>
+              Sign out
+            </button>
+          </span>
+        )}
+      </div>
+      {/* The first row is full at 1024 px: what the state means for senders gets its own. */}
+      <TunnelLine />
     </header>
   );
 }
