@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { bodyBytes, bodyViewsFor, formFields, hexLines, MAX_TREE_DEPTH, treeData } from './body-views.ts';
+import {
+  bodyBytes,
+  bodyViewsFor,
+  formFields,
+  hexRow,
+  LARGE_BODY_CHARS,
+  MAX_TREE_DEPTH,
+  prettyText,
+} from './body-views.ts';
 
 describe('the body view chooser', () => {
   test('JSON opens as a tree whenever it parses, whatever the content type says', () => {
@@ -15,12 +23,15 @@ describe('the body view chooser', () => {
     expect(bodyViewsFor('application/json', '42', 'utf8').initial).toBe('text');
   });
 
-  test('form posts open as a table, XML as XML, binary as hex', () => {
+  test('form posts open as a table, XML as Pretty, binary as hex', () => {
     expect(bodyViewsFor('application/x-www-form-urlencoded', 'a=1&b=2', 'utf8')).toEqual({
       available: ['form', 'text', 'raw', 'hex'],
       initial: 'form',
     });
-    expect(bodyViewsFor('application/atom+xml', '<feed/>', 'utf8').initial).toBe('xml');
+    expect(bodyViewsFor('application/atom+xml', '<feed/>', 'utf8')).toEqual({
+      available: ['text', 'raw', 'hex'],
+      initial: 'text',
+    });
     expect(bodyViewsFor('application/octet-stream', 'AAEC', 'base64')).toEqual({
       available: ['hex', 'raw'],
       initial: 'hex',
@@ -35,8 +46,15 @@ describe('the body view chooser', () => {
     ]);
     const bytes = bodyBytes('AAFBYn8=', 'base64');
     expect([...bytes]).toEqual([0, 1, 65, 98, 127]);
-    expect(hexLines(bytes)).toEqual([`00000000  00 01 41 62 7f${' '.repeat(47 - 14)}  ..Ab.`]);
-    expect(hexLines(new Uint8Array(17)).length).toBe(2);
+    expect(hexRow(bytes, 0)).toEqual({
+      offset: '00000000',
+      hex: `00 01 41 62 7f${' '.repeat(47 - 14)}`,
+      ascii: '..Ab.',
+    });
+    const text = bodyBytes('0123456789abcdefXYZ', 'utf8');
+    expect(hexRow(text, 1)).toEqual({ offset: '00000010', hex: `58 59 5a${' '.repeat(47 - 8)}`, ascii: 'XYZ' });
+    // Every row's hex column is the same width, so the ASCII column starts at the same place on each.
+    expect(hexRow(text, 0).hex.length).toBe(hexRow(text, 1).hex.length);
   });
 
   test('JSON nested deeper than the tree limit gets neither tree nor pretty view; at the limit it still does', () => {
@@ -60,14 +78,31 @@ describe('the body view chooser', () => {
     });
   });
 
-  test('the tree data shows bidi controls in keys and strings as markers; __proto__ stays a member', () => {
-    expect(treeData('{"file":"invoice_\u202Efdp.exe","k\u2066":[1,"a\u200fb",null],"__proto__":{"x":true}}')).toEqual({
-      file: 'invoice_⟨U+202E⟩fdp.exe',
-      'k⟨U+2066⟩': [1, 'a⟨U+200F⟩b', null],
-      ['__proto__']: { x: true },
+  test('a body longer than LARGE_BODY_CHARS opens as Raw, its other views still offered', () => {
+    const big = JSON.stringify({ items: 'x'.repeat(LARGE_BODY_CHARS) });
+    expect(bodyViewsFor('application/json', big, 'utf8')).toEqual({
+      available: ['json', 'text', 'raw', 'hex'],
+      initial: 'raw',
+      large: true,
     });
-    const data = treeData('{"__proto__":{"polluted":1}}') as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['__proto__']);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const justUnder = JSON.stringify({ items: 'x'.repeat(LARGE_BODY_CHARS - 20) });
+    expect(justUnder.length).toBeLessThanOrEqual(LARGE_BODY_CHARS);
+    expect(bodyViewsFor('application/json', justUnder, 'utf8').initial).toBe('json');
+    expect(bodyViewsFor(null, 'A'.repeat(LARGE_BODY_CHARS + 4), 'base64')).toEqual({
+      available: ['hex', 'raw'],
+      initial: 'hex',
+      large: true,
+    });
+  });
+
+  test('Pretty indents JSON and XML (by content type or declaration), and leaves other text as it is', () => {
+    expect(prettyText('application/json', '{"a":[1]}')).toEqual({ text: '{\n  "a": [\n    1\n  ]\n}' });
+    expect(prettyText('application/xml', '<a><b>1</b></a>')).toEqual({ text: '<a>\n  <b>1</b>\n</a>' });
+    expect(prettyText('text/plain', '<?xml version="1.0"?><a/>')).toEqual({ text: '<?xml version="1.0"?>\n<a/>' });
+    expect(prettyText('text/plain', '<a><b>1</b></a>')).toEqual({ text: '<a><b>1</b></a>' });
+    expect(prettyText('application/xml', '<a><b></a>')).toEqual({
+      text: '<a><b></a>',
+      note: 'Not indented: </a> closes <b>. Here it is as received.',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatHeaderLines, parseHeaderLines } from './header-lines.ts';
+import { formatHeaderLines, headerValueText, parseHeaderLines } from './header-lines.ts';
 
 describe('header lines (the custom response headers box)', () => {
   test('one Name: value per line, in order and case, repeats kept, blank lines skipped, space around values dropped', () => {
@@ -44,5 +44,24 @@ describe('header lines (the custom response headers box)', () => {
       { name: 'X-A', value: 'b: c' },
     ];
     expect(parseHeaderLines(formatHeaderLines(headers))).toEqual({ ok: true, headers });
+  });
+});
+
+describe('received header values as text', () => {
+  // What Node hands over for a header sent as UTF-8 bytes: one latin1 character per byte.
+  const asNodeGivesIt = (text: string): string => String.fromCharCode(...new TextEncoder().encode(text));
+
+  test('bytes that are valid UTF-8 read as UTF-8; the text encodes back to the same bytes', () => {
+    const received = asNodeGivesIt('Zoë Müller ✓ 日本');
+    expect(received).toBe('ZoÃ« MÃ¼ller â\u009c\u0093 æ\u0097¥æ\u009c¬');
+    expect(headerValueText(received)).toBe('Zoë Müller ✓ 日本');
+    expect(String.fromCharCode(...new TextEncoder().encode(headerValueText(received)))).toBe(received);
+  });
+
+  test('ASCII, latin1 bytes that are not UTF-8, and text that is not one character per byte stay as they are', () => {
+    expect(headerValueText('sha256=abc')).toBe('sha256=abc');
+    expect(headerValueText('caf\u00e9')).toBe('caf\u00e9');
+    expect(headerValueText('\u00c3')).toBe('\u00c3');
+    expect(headerValueText('日本')).toBe('日本');
   });
 });

@@ -37,3 +37,29 @@ export function parseHeaderLines(text: string): ParsedHeaderLines {
 export function formatHeaderLines(headers: readonly HeaderPair[]): string {
   return headers.map((h) => `${h.name}: ${h.value}`).join('\n');
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A received header value as text. The engine keeps header values as Node gives
+ * them, one character per byte (latin1); when those bytes are valid UTF-8 (what
+ * senders mean by a non-ASCII value) this is their UTF-8 reading, which is also the
+ * text that gives back the same bytes when pasted into a UTF-8 shell or file (the
+ * engine's own headerText, server/support/header-text.ts, does the same for the
+ * CLI, HAR and share pages). Any other value is returned as it is.
+ */
+export function headerValueText(value: string): string {
+  let nonAscii = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // Not one character per byte: not as Node decodes headers, so not ours to re-read.
+    if (c > 0xff) return value;
+    if (c > 0x7f) nonAscii = true;
+  }
+  if (!nonAscii) return value;
+  try {
+    return UTF8.decode(Uint8Array.from(value, (ch) => ch.charCodeAt(0)));
+  } catch {
+    return value;
+  }
+}

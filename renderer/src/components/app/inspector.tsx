@@ -8,6 +8,7 @@ import { useDeepLink } from './use-deep-link.ts';
 import { useShortcuts } from './use-shortcuts.ts';
 import { useUnreadTitle } from './use-unread-title.ts';
 import { MetricsScreen } from '../metrics/metrics-screen.tsx';
+import { ViewBoundary } from '../shared/view-boundary.tsx';
 import { SettingsScreen } from '../settings/settings-screen.tsx';
 import { TopBar } from '../top-bar/top-bar.tsx';
 import { useView } from './use-view.ts';
@@ -19,20 +20,32 @@ export function Inspector() {
   useDeepLink(stores);
   useUnreadTitle(stores);
   const comparison = useSlice(stores.compare, (s) => s.comparison);
+  const selectedId = useSlice(stores.selection, (s) => s.selectedId);
   const view = useView();
 
   return (
     <div className="app">
       <TopBar />
+      {/* Each pane fails alone: its error in its place, the others still working. */}
       {view === 'metrics' ? (
-        <MetricsScreen />
+        <ViewBoundary what="Metrics" className="screen-failed">
+          <MetricsScreen />
+        </ViewBoundary>
       ) : view === 'settings' ? (
-        <SettingsScreen />
+        <ViewBoundary what="Settings" className="screen-failed">
+          <SettingsScreen />
+        </ViewBoundary>
       ) : (
         <div className="panes">
-          <EndpointsPane />
-          <DeliveriesPane />
-          {comparison ? <CompareView comparison={comparison} /> : <DetailPane />}
+          <ViewBoundary what="The endpoints" className="pane">
+            <EndpointsPane />
+          </ViewBoundary>
+          <ViewBoundary what="The deliveries" className="pane">
+            <DeliveriesPane />
+          </ViewBoundary>
+          <ViewBoundary what="The delivery" className="pane" resetKey={comparison ?? selectedId}>
+            {comparison ? <CompareView comparison={comparison} /> : <DetailPane />}
+          </ViewBoundary>
         </div>
       )}
       <ShortcutsDialog />
