@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { replayTarget, targetBase } from './replay-target.ts';
+import { offeredTarget, parseUsedTarget, replayTarget, targetBase } from './replay-target.ts';
 
 describe('replayTarget', () => {
   test.each([
@@ -30,5 +30,37 @@ describe('targetBase', () => {
     ['http://localhost:3000', '/', 'http://localhost:3000'],
   ])('%s without %s is %s', (target, sub, base) => {
     expect(targetBase(target, sub)).toBe(base);
+  });
+});
+
+describe('offeredTarget: the most recent target used wins', () => {
+  test.each([
+    // Nothing used yet: the local dev server, with the delivery's sub-path.
+    [null, '/retry', 'http://localhost:3000/retry'],
+    // The same sub-path: exactly what was typed last, even when it does not end in the sub-path.
+    [{ target: 'http://localhost:4000/other', subPath: '/retry' }, '/retry', 'http://localhost:4000/other'],
+    [{ target: 'http://localhost:4000/hooks/retry', subPath: '/retry' }, '/retry', 'http://localhost:4000/hooks/retry'],
+    // Another sub-path: the base of what was used, joined with this one.
+    [{ target: 'http://localhost:4000/hooks/retry', subPath: '/retry' }, '/other', 'http://localhost:4000/hooks/other'],
+    [{ target: 'http://localhost:4000/other', subPath: '/retry' }, '/', 'http://localhost:4000/other'],
+    [{ target: 'http://localhost:4000/in', subPath: '/' }, '/stripe', 'http://localhost:4000/in/stripe'],
+  ])('%j for %s is %s', (used, sub, expected) => {
+    expect(offeredTarget(used, sub)).toBe(expected);
+  });
+});
+
+describe('parseUsedTarget', () => {
+  test('reads what is stored, and a bare base as earlier versions stored it', () => {
+    expect(parseUsedTarget('{"target":"http://localhost:4000/x","subPath":"/x"}')).toEqual({
+      target: 'http://localhost:4000/x',
+      subPath: '/x',
+    });
+    expect(parseUsedTarget('http://localhost:4000/hooks')).toEqual({
+      target: 'http://localhost:4000/hooks',
+      subPath: '/',
+    });
+    expect(parseUsedTarget('{"target":1}')).toEqual({ target: '{"target":1}', subPath: '/' });
+    expect(parseUsedTarget(null)).toBe(null);
+    expect(parseUsedTarget('')).toBe(null);
   });
 });

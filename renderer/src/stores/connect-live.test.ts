@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../server/api-client/api-client.ts';
+import { closedPort } from '../../../tests/helpers/closed-port.ts';
 import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
 import { createAppStores } from './app-stores.ts';
 import { connectLive } from './connect-live.ts';
@@ -110,6 +111,31 @@ describe('connectLive', () => {
       expect(stores.deliveries.getState().logs.map((l) => l.id)).not.toContain(id);
     } finally {
       stop();
+    }
+  });
+  test('log.updated "explainable" sets the open delivery\'s value without reading it again', async () => {
+    const { stores, asked } = makePage();
+    stores.session.setState({ status: 'signed-in' });
+    const stop = connectLive(stores);
+    const port = await closedPort();
+    try {
+      await expect.poll(() => stores.live.getState().state).toBe('live');
+      const id = await deliver('{"n":2}');
+      await stores.selection.getState().select(id);
+      expect(stores.selection.getState().detail?.explainable).toBe(false);
+      const reads = () => asked(`/api/webhooks/logs/${id}`).length;
+      const before = reads();
+      // Another client's replay fails: log.updated "replay" (read again), then "explainable" (carried).
+      expect((await t.api('POST', `/api/replay/${id}`, { body: { targetUrl: port.url } })).status).toBe(502);
+      // A pin afterwards: once it shows, every event before it was routed.
+      expect((await t.api('PATCH', `/api/webhooks/logs/${id}`, { body: { pinned: true } })).status).toBe(200);
+      await expect.poll(() => stores.selection.getState().detail?.pinned).toBe(true);
+      expect(stores.selection.getState().detail?.explainable).toBe(true);
+      expect(reads()).toBe(before + 2);
+      expect(asked(`/api/replay/${id}/history`)).toHaveLength(0);
+    } finally {
+      stop();
+      await port.release();
     }
   });
 });

@@ -24,7 +24,10 @@ function routeEvent(stores: LiveStores, event: EngineEventShape): void {
       stores.metrics.getState().changed();
       return;
     case 'log.updated':
-      void stores.selection.getState().updated(event.data.logId);
+      // Whether the delivery can be explained travels with the event: nothing to read again.
+      if (event.data.change === 'explainable' && event.data.explainable !== undefined)
+        stores.selection.getState().explainable(event.data.logId, event.data.explainable);
+      else void stores.selection.getState().updated(event.data.logId);
       return;
     case 'log.deleted':
       stores.deliveries.getState().deleted(event.data.logIds);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../server/api-client/api-client.ts';
 import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
+import { closedPort } from '../../../tests/helpers/closed-port.ts';
 import { TargetServer, type Reply } from '../../../tests/helpers/target-server.ts';
 import { createNoticesStore } from './notices-store.ts';
 import { createReplayStore } from './replay-store.ts';
@@ -43,7 +44,7 @@ describe('the replay store: comparing two replays', () => {
     const { store, notices } = makeStore();
     await store.getState().open(logId);
     for (let i = 0; i < 2; i++) {
-      await store.getState().send(logId, 'ep', target.url, { targetUrl: target.url });
+      await store.getState().send(logId, 'ep', '/', { targetUrl: target.url });
     }
     const [newer, older] = store.getState().history;
     expect(store.getState().history).toHaveLength(2);
@@ -93,7 +94,7 @@ describe('the replay store: comparing two replays', () => {
     await store.getState().open(logId);
     const before = store.getState().history;
     expect(before.length).toBeGreaterThan(0);
-    await store.getState().send(logId, 'ep', target.url, { targetUrl: target.url });
+    await store.getState().send(logId, 'ep', '/', { targetUrl: target.url });
     const [mine] = store.getState().history;
     expect(store.getState().history.slice(1)).toEqual(before);
     // Its own event, arriving after the answer, is the same attempt.
@@ -114,5 +115,136 @@ describe('the replay store: comparing two replays', () => {
     ).toEqual(['rp_forward', mine!.id, 'rp_older', before[0]!.id]);
     expect(asked.filter((a) => a.endsWith('/history'))).toEqual([`GET /api/replay/${logId}/history`]);
     expect(notices.getState().notices).toEqual([]);
+  });
+});
+
+/** What the replay panel shows of each attempt, against a real engine and real targets. */
+describe('the replay store: outcomes, the request sent, the target remembered', () => {
+  let t: TestEngine;
+  let target: TargetServer;
+  let endpointId: string;
+  let logId: string;
+
+  beforeAll(async () => {
+    t = await startTestEngine();
+    target = await TargetServer.start((req): Reply =>
+      req.url === '/slow' ? { hang: true } : { status: 201, headers: { 'x-seen': 'yes' }, body: 'created' },
+    );
+    endpointId = await t.endpoint({ name: 'a', validationType: 'none' });
+    const r = await t.deliver(`/webhook/${endpointId}/retry`, {
+      body: '{"n":1}',
+      headers: { 'content-type': 'application/json', 'x-first': 'one' },
+    });
+    logId = (r.body as { data: { id: string } }).data.id;
+  });
+  afterAll(async () => {
+    await target.close();
+    await t.stop();
+  });
+
+  const makeStore = (storage = memory()) => {
+    const notices = createNoticesStore();
+    const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
+    return { store: createReplayStore(client, notices.getState(), storage), notices };
+  };
+
+  test('a refused connection is a result like any other: the sentence, the target, the time; no notice', async () => {
+    const { store, notices } = makeStore();
+    const port = await closedPort();
+    try {
+      await store.getState().open(logId);
+      const url = `${port.url}/retry`;
+      await store.getState().send(logId, endpointId, '/retry', { targetUrl: url });
+      const result = store.getState().result!;
+      expect([result.targetUrl, result.status, result.error]).toEqual([
+        url,
+        null,
+        {
+          code: 'TARGET_UNREACHABLE',
+          message: `${url} could not be reached: the connection was refused (is the server running on that port?).`,
+        },
+      ]);
+      expect(Date.parse(result.createdAt)).not.toBeNaN();
+      expect(store.getState().history[0]).toMatchObject({ id: result.id, status: null, edited: false });
+      expect(notices.getState().notices).toEqual([]);
+    } finally {
+      await port.release();
+    }
+  });
+
+  test('a target that does not answer in time is shown the same way', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().open(logId);
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/slow`, timeoutMs: 300 });
+    expect(store.getState().result?.error).toEqual({
+      code: 'TARGET_TIMEOUT',
+      message: `${target.url}/slow did not answer within 300 ms.`,
+    });
+    expect(notices.getState().notices).toEqual([]);
+  });
+
+  test('a request the engine refuses is still told as a notice, with no result', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().open(logId);
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: 'ftp://example/' });
+    expect(store.getState().result).toBe(null);
+    expect(notices.getState().notices.map((n) => n.text)).toHaveLength(1);
+    expect(notices.getState().notices[0]!.text).toMatch(/^Replay failed: .*targetUrl/);
+  });
+
+  test('an edited replay is marked, and its request reads back as sent: headers in order, the body, its whole size', async () => {
+    const { store, notices } = makeStore();
+    await store.getState().open(logId);
+    const body = 'x'.repeat(70_000);
+    await store.getState().send(logId, endpointId, '/retry', {
+      targetUrl: `${target.url}/retry`,
+      method: 'PUT',
+      headers: { 'X-Added': 'two' },
+      body,
+    });
+    const mine = store.getState().history[0]!;
+    expect([mine.edited, mine.status, mine.method]).toEqual([true, 201, 'PUT']);
+    await store.getState().showExchange(logId, mine.id);
+    const x = store.getState().exchange!;
+    expect(x.id).toBe(mine.id);
+    // The delivery's headers in their received order (hop-by-hop ones left out), the engine's own, then the one added.
+    const log = (await t.api<{ data: { rawHeaders: [string, string][] } }>('GET', `/api/webhooks/logs/${logId}`)).body
+      .data;
+    expect(x.requestHeaders.map(([n]) => n.toLowerCase())).toEqual([
+      ...log.rawHeaders.map(([n]) => n.toLowerCase()).filter((n) => n !== 'connection'),
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'x-forwarded-proto',
+      'x-added',
+    ]);
+    expect(x.requestHeaders.find(([n]) => n === 'X-Added')).toEqual(['X-Added', 'two']);
+    expect([x.requestBody.length, x.requestBodySize, x.requestBodyTruncated]).toEqual([65_536, 70_000, true]);
+    expect(x.responseBody).toBe('created');
+    // A plain replay is not edited.
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/retry` });
+    expect(store.getState().history[0]!.edited).toBe(false);
+    store.getState().closeExchange();
+    expect(store.getState().exchange).toBe(null);
+    expect(notices.getState().notices).toEqual([]);
+  });
+
+  test('the target offered is the most recent one used: per endpoint, else for any endpoint, else localhost:3000', async () => {
+    const storage = memory();
+    const { store } = makeStore(storage);
+    expect(store.getState().targetFor(endpointId, '/retry')).toBe('http://localhost:3000/retry');
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/hooks/retry` });
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/other` });
+    // Exactly as typed last for the same sub-path, its base for another.
+    expect(store.getState().targetFor(endpointId, '/retry')).toBe(`${target.url}/other`);
+    expect(store.getState().targetFor(endpointId, '/')).toBe(`${target.url}/other`);
+    // An endpoint never replayed gets the last target used anywhere.
+    expect(store.getState().targetFor('ep_never', '/')).toBe(`${target.url}/other`);
+    // Its own wins once it has one, and remembering survives a new page (a new store on the same storage).
+    storage.setItem(
+      `hookscope.replayTarget.ep_never`,
+      JSON.stringify({ target: 'http://localhost:5000/x', subPath: '/' }),
+    );
+    expect(makeStore(storage).store.getState().targetFor('ep_never', '/')).toBe('http://localhost:5000/x');
+    expect(makeStore(storage).store.getState().targetFor(endpointId, '/retry')).toBe(`${target.url}/other`);
   });
 });

@@ -1,24 +1,37 @@
 import { createStore } from 'zustand/vanilla';
-import type { ApiClient, ApiSchemas, RequestBody } from '../api/client.ts';
+import { ApiError, type ApiClient, type ApiSchemas, type RequestBody } from '../api/client.ts';
 import type { ApiData } from '../../../server/api-client/api-client.ts';
-import { DEFAULT_TARGET_BASE } from '../lib/replay-target.ts';
+import { isRecord } from '../../../server/api-client/api-error.ts';
+import { offeredTarget, parseUsedTarget, type UsedTarget } from '../lib/replay-target.ts';
 import type { NoticesState } from './notices-store.ts';
 
 export type ReplayResult = ApiSchemas['ReplayDetail'];
+/** One attempt read back: the request as sent (body included) and the response. */
+export type ReplayExchange = ApiSchemas['ReplayExchange'];
 export type ReplayRequest = RequestBody<'/api/replay/{webhookLogId}', 'post'>;
 export type HistoryEntry = ApiSchemas['ReplayHistoryEntry'];
 export type ReplayDiff = ApiData<'/api/replay/{webhookLogId}/diff', 'get'>;
 
 const targetKey = (endpointId: string): string => `hookscope.replayTarget.${endpointId}`;
+/** The target used last for any endpoint: what an endpoint never replayed yet is offered. */
+const LAST_TARGET_KEY = 'hookscope.lastReplayTarget';
 
 /** The newest attempts shown, as many as the engine's first history page holds. */
 const HISTORY_SHOWN = 50;
 
 /** A replay's answer as its history entry (what `replay.completed` carries): the exchange itself stays out. */
-function entryOf(result: ReplayResult): HistoryEntry {
-  const { requestHeaders, responseHeaders, responseRawHeaders, responseBody, bodyEncoding, truncated, ...entry } =
-    result;
-  return entry;
+function entryOf(r: ReplayResult): HistoryEntry {
+  const { id, logId, endpointId, targetUrl, method, status, responseTime, error, trigger, createdAt, edited } = r;
+  return { id, logId, endpointId, targetUrl, method, status, responseTime, error, trigger, createdAt, edited };
+}
+
+/**
+ * The attempt an error answer recorded: a target that did not answer (502
+ * TARGET_UNREACHABLE, 504 TARGET_TIMEOUT) is still an attempt, named in `details.replayId`.
+ */
+function recordedAttempt(e: unknown): string | null {
+  if (!(e instanceof ApiError) || !isRecord(e.details)) return null;
+  return typeof e.details.replayId === 'string' ? e.details.replayId : null;
 }
 
 export interface ReplayState {
@@ -29,8 +42,13 @@ export interface ReplayState {
   history: HistoryEntry[];
   /** Two of the log's replays compared (b with a), shown under the history. */
   diff: ReplayDiff | null;
-  /** The target base remembered for an endpoint (a preference, not a credential: localStorage). */
-  targetBase(endpointId: string): string;
+  /** One attempt of the open history read back (request as sent, and response), shown beside it. */
+  exchange: ReplayExchange | null;
+  /**
+   * The target offered for a delivery of an endpoint: the most recent one used for
+   * that endpoint, else for any (a preference, not a credential: localStorage).
+   */
+  targetFor(endpointId: string, subPath: string): string;
   open(logId: string): Promise<void>;
   /** Reads the open history again (after a reconnection: attempts made while away). */
   refresh(): Promise<void>;
@@ -39,7 +57,15 @@ export interface ReplayState {
    * answered): it goes on top of the open history, once, without asking the engine.
    */
   completed(entry: HistoryEntry): void;
-  send(logId: string, endpointId: string, base: string, request: ReplayRequest): Promise<void>;
+  /**
+   * Replays the log and shows the outcome: the target's answer, or why there was
+   * none (refused, timed out, no such host), which the engine recorded too.
+   * `subPath` is the delivery's, remembered with the target.
+   */
+  send(logId: string, endpointId: string, subPath: string, request: ReplayRequest): Promise<void>;
+  /** Reads one attempt of the open log back: the request as sent, beside its response. */
+  showExchange(logId: string, replayId: string): Promise<void>;
+  closeExchange(): void;
   /** The engine's diff of two replays of the log: status, headers, body (b compared with a). */
   compare(logId: string, a: string, b: string): Promise<void>;
   closeDiff(): void;
@@ -61,15 +87,27 @@ export const createReplayStore = (
         notices.error('Loading the replay history', e);
       }
     };
+    const readAttempt = (logId: string, replayId: string): Promise<ReplayExchange> =>
+      client.get('/api/replay/{webhookLogId}/replays/{replayId}', {
+        params: { path: { webhookLogId: logId, replayId } },
+      });
+    /** The outcome of this page's replay, on top of the history too (its event may come before or after). */
+    const shown = (logId: string, result: ReplayResult): void => {
+      if (get().logId === logId) set({ result });
+      get().completed(entryOf(result));
+    };
+    const remembered = (key: string): UsedTarget | null => parseUsedTarget(storage.getItem(key));
     return {
       logId: null,
       sending: false,
       result: null,
       history: [],
       diff: null,
-      targetBase: (endpointId) => storage.getItem(targetKey(endpointId)) ?? DEFAULT_TARGET_BASE,
+      exchange: null,
+      targetFor: (endpointId, subPath) =>
+        offeredTarget(remembered(targetKey(endpointId)) ?? remembered(LAST_TARGET_KEY), subPath),
       open: async (logId) => {
-        if (get().logId !== logId) set({ logId, result: null, history: [], diff: null });
+        if (get().logId !== logId) set({ logId, result: null, history: [], diff: null, exchange: null });
         await loadHistory(logId);
       },
       refresh: async () => {
@@ -84,24 +122,40 @@ export const createReplayStore = (
           const history = at === -1 ? [...s.history, entry] : s.history.toSpliced(at, 0, entry);
           return { history: history.slice(0, HISTORY_SHOWN) };
         }),
-      send: async (logId, endpointId, base, request) => {
-        storage.setItem(targetKey(endpointId), base);
+      send: async (logId, endpointId, subPath, request) => {
+        // Remembered when used, whatever the target answers: the most recent one is offered next.
+        const used = JSON.stringify({ target: request.targetUrl, subPath } satisfies UsedTarget);
+        storage.setItem(targetKey(endpointId), used);
+        storage.setItem(LAST_TARGET_KEY, used);
         set({ sending: true });
         try {
-          const result = await client.post('/api/replay/{webhookLogId}', {
-            params: { path: { webhookLogId: logId } },
-            body: request,
-          });
-          if (get().logId === logId) set({ result });
-          get().completed(entryOf(result));
+          shown(
+            logId,
+            await client.post('/api/replay/{webhookLogId}', {
+              params: { path: { webhookLogId: logId } },
+              body: request,
+            }),
+          );
         } catch (e) {
-          // No answer from the target is still an attempt: the engine recorded it, and its
-          // `replay.completed` event puts it in the history.
-          notices.error('Replay', e);
+          // A target that did not answer is an outcome like any other: the engine recorded the
+          // attempt, which is read back and shown in its place rather than only told in a notice.
+          const replayId = recordedAttempt(e);
+          const attempt = replayId === null ? null : await readAttempt(logId, replayId).catch(() => null);
+          if (attempt === null) notices.error('Replay', e);
+          else shown(logId, attempt);
         } finally {
           set({ sending: false });
         }
       },
+      showExchange: async (logId, replayId) => {
+        try {
+          const exchange = await readAttempt(logId, replayId);
+          if (get().logId === logId) set({ exchange });
+        } catch (e) {
+          notices.error('Opening the replay', e);
+        }
+      },
+      closeExchange: () => set({ exchange: null }),
       compare: async (logId, a, b) => {
         try {
           const diff = await client.get('/api/replay/{webhookLogId}/diff', {

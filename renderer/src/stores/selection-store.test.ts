@@ -51,9 +51,14 @@ describe('the selection store', () => {
     await list.getState().load();
     expect(store.getState().following).toBe(true);
     await store.getState().select(all[0]!, true);
-    expect(store.getState().following).toBe(true);
+    // Opened by following: the body view folds a large body (body-view.tsx).
+    expect([store.getState().following, store.getState().openedByFollowing]).toEqual([true, true]);
     await store.getState().select(all[1]!);
-    expect([store.getState().following, store.getState().detail?.id]).toEqual([false, all[1]]);
+    expect([store.getState().following, store.getState().openedByFollowing, store.getState().detail?.id]).toEqual([
+      false,
+      false,
+      all[1],
+    ]);
     store.getState().setFollowing(true);
     expect(store.getState().following).toBe(true);
   });
@@ -80,6 +85,18 @@ describe('the selection store', () => {
     expect(store.getState().detail?.id).toBe(all[1]);
     store.getState().deleted([all[1]!]);
     expect([store.getState().selectedId, store.getState().detail]).toEqual([null, null]);
+  });
+
+  test('a log.updated "explainable" sets the open detail\'s value as told; another delivery\'s leaves it alone', async () => {
+    const { store } = makeStores();
+    await store.getState().select(all[0]!);
+    expect(store.getState().detail?.explainable).toBe(false);
+    store.getState().explainable(all[1]!, true);
+    expect(store.getState().detail?.explainable).toBe(false);
+    store.getState().explainable(all[0]!, true);
+    expect([store.getState().detail?.id, store.getState().detail?.explainable]).toEqual([all[0], true]);
+    store.getState().explainable(all[0]!, false);
+    expect(store.getState().detail?.explainable).toBe(false);
   });
 
   // Last in the file: it deletes a delivery the other tests read.

@@ -9,6 +9,8 @@ export interface SelectionState {
   detail: LogDetail | null;
   /** "Follow newest": a delivery that arrives is scrolled to and opened (lib/follow-newest.ts). */
   following: boolean;
+  /** The open delivery was opened by "Follow newest", not by the user: a large body then opens folded (body-view.tsx). */
+  openedByFollowing: boolean;
   setFollowing(on: boolean): void;
   /** Opens a delivery. The user's own choice (the default) stops "Follow newest"; following passes `byFollowing`. */
   select(id: string | null, byFollowing?: boolean): Promise<void>;
@@ -16,6 +18,11 @@ export interface SelectionState {
   updated(logId: string): Promise<void>;
   /** A pin or unpin the engine saved: the open detail says so too. */
   pinned(logId: string, pinned: boolean): void;
+  /**
+   * A `log.updated` event with change `explainable`: the engine's new value for the
+   * open detail (Explain offered or not), without reading the detail again.
+   */
+  explainable(logId: string, explainable: boolean): void;
   /** Deliveries deleted (a `log.deleted` event, this page's deletions included): the open one closes. */
   deleted(logIds: string[]): void;
 }
@@ -39,15 +46,22 @@ export const createSelectionStore = (client: ApiClient, notices: Pick<NoticesSta
       selectedId: null,
       detail: null,
       following: true,
+      openedByFollowing: false,
       setFollowing: (following) => set({ following }),
       select: async (id, byFollowing = false) => {
-        set(byFollowing ? { selectedId: id, detail: null } : { selectedId: id, detail: null, following: false });
+        set(
+          byFollowing
+            ? { selectedId: id, detail: null, openedByFollowing: true }
+            : { selectedId: id, detail: null, following: false, openedByFollowing: false },
+        );
         if (id !== null) await fetchDetail(id);
       },
       updated: async (logId) => {
         if (get().selectedId === logId) await fetchDetail(logId);
       },
       pinned: (logId, pinned) => set((s) => (s.detail?.id === logId ? { detail: { ...s.detail, pinned } } : s)),
+      explainable: (logId, explainable) =>
+        set((s) => (s.detail?.id === logId ? { detail: { ...s.detail, explainable } } : s)),
       deleted: (logIds) => {
         const open = get().selectedId;
         if (open !== null && logIds.includes(open)) set({ selectedId: null, detail: null });

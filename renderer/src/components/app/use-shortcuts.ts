@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { explainable } from '../../lib/explainable.ts';
 import { shortcutFor, type ShortcutAction } from '../../lib/keyboard.ts';
 import type { AppStores } from '../../stores/app-stores.ts';
 
@@ -35,7 +34,7 @@ function run(action: ShortcutAction, s: AppStores): void {
       if (current) ui.setPanel(action);
       return;
     case 'explain':
-      if (current && explainable(current, s.replay.getState())) ui.setPanel('explain');
+      if (current && open.detail?.id === current.id && open.detail.explainable) ui.setPanel('explain');
       return;
     case 'pin':
       if (current) void d.pin(current.id, !current.pinned);

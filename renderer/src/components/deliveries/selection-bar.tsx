@@ -28,10 +28,10 @@ export function SelectionBar({ checked }: { checked: string[] }) {
         onClick={() => {
           // The older of the two is A: the diff reads as "what changed since".
           const logs = deliveries.getState().logs;
-          const [x, y] = [...checked].sort(
-            (p, q) => logs.findIndex((l) => l.id === q) - logs.findIndex((l) => l.id === p),
-          );
-          void compare.getState().compare(x!, y!);
+          const [x, y] = [...checked]
+            .sort((p, q) => logs.findIndex((l) => l.id === q) - logs.findIndex((l) => l.id === p))
+            .map((id) => logs.find((l) => l.id === id));
+          if (x && y) void compare.getState().compare(x, y);
         }}
       >
         Compare

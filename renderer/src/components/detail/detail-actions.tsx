@@ -1,21 +1,12 @@
-import { useEffect } from 'react';
 import type { LogDetail } from '../../api/client.ts';
-import { explainable } from '../../lib/explainable.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import type { Panel } from '../../stores/ui-store.ts';
 import { ExportMenu } from './export/export-menu.tsx';
 
 /** The delivery's actions; each opens its panel below (the keyboard opens them too: r, e, s, x), Export its menu. */
 export function DetailActions({ detail }: { detail: LogDetail }) {
-  const { ui, notices, deliveries, replay } = useStores();
+  const { ui, notices, deliveries } = useStores();
   const panel = useSlice(ui, (s) => s.panel);
-  // The engine explains a verified delivery too once a replay or forward of it failed:
-  // its history is read to know whether to offer Explain.
-  const canExplain = useSlice(replay, (s) => explainable(detail, s));
-  const verified = detail.status !== 'failed';
-  useEffect(() => {
-    if (verified) void replay.getState().open(detail.id);
-  }, [replay, detail.id, verified]);
   const toggle = (p: Panel): void => ui.getState().setPanel(panel === p ? 'none' : p);
   const copyCurl = async (): Promise<void> => {
     const curl = await deliveries.getState().exportText(detail.id, 'curl');
@@ -38,7 +29,8 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
       <button type="button" className="secondary" aria-expanded={panel === 'share'} onClick={() => toggle('share')}>
         Share
       </button>
-      {canExplain && (
+      {/* The engine says whether it has something to explain, and a log.updated event when that changes. */}
+      {detail.explainable && (
         <button
           type="button"
           className="secondary"

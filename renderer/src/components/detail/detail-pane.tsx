@@ -1,7 +1,7 @@
 import type { LogDetail } from '../../api/client.ts';
 import { formatBytes, queryText, verdict } from '../../lib/format.ts';
+import { headerValueText } from '../../lib/header-lines.ts';
 import { exactTime } from '../../lib/relative-time.ts';
-import { explainable } from '../../lib/explainable.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { BodyView } from './body-view.tsx';
 import { CopyButton } from '../shared/copy-button.tsx';
@@ -30,10 +30,9 @@ function Verification({ detail }: { detail: LogDetail }) {
 }
 
 export function DetailPane() {
-  const { selection, ui, replay } = useStores();
+  const { selection, ui } = useStores();
   const panel = useSlice(ui, (s) => s.panel);
   const detail = useSlice(selection, (s) => s.detail);
-  const canExplain = useSlice(replay, (s) => detail !== null && explainable(detail, s));
   const selectedId = useSlice(selection, (s) => s.selectedId);
   if (selectedId === null) {
     return (
@@ -66,7 +65,7 @@ export function DetailPane() {
         <ReplayPanel key={`${detail.id}-${panel}`} detail={detail} edit={panel === 'edit'} />
       )}
       {panel === 'share' && <SharePanel logId={detail.id} />}
-      {panel === 'explain' && canExplain && <ExplainPanel logId={detail.id} />}
+      {panel === 'explain' && detail.explainable && <ExplainPanel logId={detail.id} />}
       <section aria-label="Headers">
         <h3>Headers</h3>
         <table className="kv">
@@ -78,10 +77,10 @@ export function DetailPane() {
                 </th>
                 <td>
                   <span className="header-value">
-                    <SenderText text={value} />
+                    <SenderText text={headerValueText(value)} />
                   </span>
-                  {/* The exact value, controls included: copying is for reuse, not for reading. */}
-                  <CopyButton text={value} label={`Copy ${name}`} short="Copy" className="tiny" />
+                  {/* The exact value, controls included: copying is for reuse, not for reading (its UTF-8 text encodes back to the bytes received). */}
+                  <CopyButton text={headerValueText(value)} label={`Copy ${name}`} short="Copy" className="tiny" />
                 </td>
               </tr>
             ))}

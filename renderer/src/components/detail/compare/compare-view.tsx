@@ -1,6 +1,9 @@
-import type { Comparison } from '../../../stores/compare-store.ts';
-import { useStores } from '../../../stores/app-stores.ts';
+import { verdict } from '../../../lib/format.ts';
+import { exactTime } from '../../../lib/relative-time.ts';
+import type { ComparedDelivery, Comparison } from '../../../stores/compare-store.ts';
+import { useSlice, useStores } from '../../../stores/app-stores.ts';
 import { DiffTable } from '../../shared/diff-table.tsx';
+import { SenderText } from '../../shared/sender-text.tsx';
 
 function NamedValues({ title, diff }: { title: string; diff: Comparison['headers'] }) {
   const rows = [
@@ -16,9 +19,38 @@ function NamedValues({ title, diff }: { title: string; diff: Comparison['headers
   );
 }
 
+/**
+ * Which delivery a side is, in the words the list uses: its endpoint's name, when
+ * it arrived, and its verification (the engine's comparison does not carry that:
+ * the row it was ticked in does); then its request line and id.
+ */
+function SideName({ label, side, row }: { label: string; side: Comparison['a']; row: ComparedDelivery | undefined }) {
+  const { endpoints } = useStores();
+  const name = useSlice(endpoints, (s) => s.endpoints.find((e) => e.id === side.endpointId)?.name);
+  const v = row?.verification;
+  return (
+    <li>
+      <strong>{label}</strong> · {name ?? `endpoint ${side.endpointId}`} ·{' '}
+      <time dateTime={side.receivedAt}>{exactTime(side.receivedAt)}</time>
+      {v && (
+        <>
+          {' · '}
+          <span className={v.result === 'valid' ? 'status ok' : v.result === 'invalid' ? 'status failed' : 'status'}>
+            {verdict(v)}
+          </span>
+        </>
+      )}
+      <span className="compare-side-request">
+        {side.method} <SenderText text={side.path} /> ({side.id})
+      </span>
+    </li>
+  );
+}
+
 /** Two deliveries side by side: request line, query, headers, and the body (JSON paths, or lines). */
 export function CompareView({ comparison }: { comparison: Comparison }) {
   const { compare } = useStores();
+  const sides = useSlice(compare, (s) => s.sides);
   const c = comparison;
   return (
     <section className="pane detail-pane" aria-label="Comparison">
@@ -28,9 +60,10 @@ export function CompareView({ comparison }: { comparison: Comparison }) {
           Close
         </button>
       </div>
-      <p className="meta">
-        A: {c.a.method} {c.a.path} ({c.a.id}) · B: {c.b.method} {c.b.path} ({c.b.id})
-      </p>
+      <ul className="compare-sides" aria-label="Compared deliveries">
+        <SideName label="A" side={c.a} row={sides?.a.id === c.a.id ? sides.a : undefined} />
+        <SideName label="B" side={c.b} row={sides?.b.id === c.b.id ? sides.b : undefined} />
+      </ul>
       {(c.request.method.changed || c.request.path.changed) && (
         <p>
           Request line: {c.request.method.a} {c.request.path.a} → {c.request.method.b} {c.request.path.b}

@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { LogDetail } from '../../../api/client.ts';
-import { exactTime } from '../../../lib/relative-time.ts';
-import { replayTarget, targetBase } from '../../../lib/replay-target.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
-import type { ReplayRequest } from '../../../stores/replay-store.ts';
+import type { HistoryEntry, ReplayRequest } from '../../../stores/replay-store.ts';
 import { ReplayDiffView } from './replay-diff-view.tsx';
+import { ReplayExchangeView } from './replay-exchange.tsx';
+import { ReplayHistory } from './replay-history.tsx';
+import { ReplayOutcome, ReplayResponse, ReplaySentLine } from './replay-outcome.tsx';
 
 const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
 
@@ -26,22 +27,23 @@ function editedHeaders(original: LogDetail, text: string): Record<string, string
   return out;
 }
 
+/** One empty history for every render before the log's own is read (a selector must return a stable value). */
+const NO_HISTORY: HistoryEntry[] = [];
+
 export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean }) {
   const { replay } = useStores();
   const sending = useSlice(replay, (s) => s.sending);
   const result = useSlice(replay, (s) => (s.logId === detail.id ? s.result : null));
-  const history = useSlice(replay, (s) => (s.logId === detail.id ? s.history : []));
+  const history = useSlice(replay, (s) => (s.logId === detail.id ? s.history : NO_HISTORY));
+  const exchange = useSlice(replay, (s) => (s.logId === detail.id ? s.exchange : null));
   const diff = useSlice(replay, (s) => (s.logId === detail.id ? s.diff : null));
-  // Replays ticked to compare, in the order ticked; at most two.
-  const [picked, setPicked] = useState<string[]>([]);
-  const [target, setTarget] = useState(() =>
-    replayTarget(replay.getState().targetBase(detail.endpointId), detail.path),
-  );
+  const [target, setTarget] = useState(() => replay.getState().targetFor(detail.endpointId, detail.path));
   const [resign, setResign] = useState(detail.verification.scheme !== 'none');
   const [method, setMethod] = useState(detail.method);
   const [headers, setHeaders] = useState(() => headerText(detail));
   const [body, setBody] = useState(detail.bodyEncoding === 'utf8' ? detail.body : '');
 
+  // The history is read when the panel opens, not when a delivery is selected.
   useEffect(() => {
     void replay.getState().open(detail.id);
   }, [replay, detail.id]);
@@ -54,7 +56,7 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
       if (Object.keys(changed).length > 0) request.headers = changed;
       if (detail.bodyEncoding === 'utf8' && body !== detail.body) request.body = body;
     }
-    void replay.getState().send(detail.id, detail.endpointId, targetBase(target, detail.path), request);
+    void replay.getState().send(detail.id, detail.endpointId, detail.path, request);
   };
 
   return (
@@ -100,75 +102,14 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
         )}
       </form>
       {result && (
-        <div className="replay-result" aria-label="Replay result">
-          <p className={result.status !== null && result.status < 400 ? 'verdict ok' : 'verdict failed'}>
-            <strong>{result.status ?? result.error?.code ?? 'No answer'}</strong> in {result.responseTime} ms from{' '}
-            {result.targetUrl}
-          </p>
-          <table className="kv">
-            <tbody>
-              {result.responseRawHeaders.map(([n, v], i) => (
-                <tr key={i}>
-                  <th scope="row">{n}</th>
-                  <td>{v}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <pre className="code">
-            {result.bodyEncoding === 'utf8' ? result.responseBody : `(binary, base64) ${result.responseBody}`}
-          </pre>
+        <div className="replay-result" role="group" aria-label="Replay result">
+          <ReplayOutcome attempt={result} />
+          <ReplaySentLine attempt={result} />
+          <ReplayResponse attempt={result} />
         </div>
       )}
-      {history.length > 0 && (
-        <>
-          <div className="panel-head">
-            <h3>History</h3>
-            {history.length > 1 && (
-              <button
-                type="button"
-                className="secondary"
-                disabled={picked.length !== 2}
-                title={picked.length === 2 ? undefined : 'Tick two replays'}
-                onClick={() => {
-                  // The older of the two is A: the diff reads as "what changed since".
-                  const [a, b] = [...picked].sort(
-                    (x, y) => history.findIndex((h) => h.id === y) - history.findIndex((h) => h.id === x),
-                  );
-                  void replay.getState().compare(detail.id, a!, b!);
-                }}
-              >
-                Compare responses
-              </button>
-            )}
-          </div>
-          <ul className="history" aria-label="Replay history">
-            {history.map((h, i) => (
-              <li key={h.id}>
-                {history.length > 1 && (
-                  <input
-                    type="checkbox"
-                    className="row-check"
-                    checked={picked.includes(h.id)}
-                    aria-label={`Compare replay ${history.length - i} (${h.status ?? h.error?.code ?? 'no answer'}, ${exactTime(h.createdAt)})`}
-                    onChange={(e) =>
-                      setPicked((p) =>
-                        e.target.checked
-                          ? [...p.filter((id) => id !== h.id), h.id].slice(-2)
-                          : p.filter((id) => id !== h.id),
-                      )
-                    }
-                  />
-                )}
-                <span className={h.status !== null && h.status < 400 ? 'status ok' : 'status failed'}>
-                  {h.status ?? h.error?.code ?? 'no answer'}
-                </span>{' '}
-                {h.method} {h.targetUrl} · {h.responseTime} ms · {h.trigger} · {exactTime(h.createdAt)}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {history.length > 0 && <ReplayHistory logId={detail.id} history={history} />}
+      {exchange && <ReplayExchangeView exchange={exchange} onClose={() => replay.getState().closeExchange()} />}
       {diff && <ReplayDiffView diff={diff} onClose={() => replay.getState().closeDiff()} />}
     </section>
   );
