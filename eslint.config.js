@@ -59,7 +59,6 @@ const SHARED_WITH_FRONT_ENDS = [
   'support/json-shape.ts',
   'support/shell-quote.ts',
   'support/absolute-url.ts',
-  'replay/replay-types.ts',
   'replay/replay-limits.ts',
   'logs/log-status.ts',
   'logs/log-types.ts',

@@ -19,8 +19,6 @@ export { jsonShape } from '../support/json-shape.ts';
 export { shellArg } from '../support/shell-quote.ts';
 /** Whether a string is an absolute http(s) URL, as replay targets and forward URLs must be. */
 export { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
-/** A replay or forward failed: no answer, or 4xx/5xx (what makes a delivery worth explaining). */
-export { replayFailed } from '../replay/replay-types.ts';
 
 // The CLI's flag values (commander's `.choices()`, limits in --help).
 export { LOG_STATUSES, type LogStatus } from '../logs/log-status.ts';

@@ -93,7 +93,7 @@ test('everything server/api-client loads at run time is browser-safe: no Node mo
   assert.deepEqual(problems, []);
   // shared.ts did lead into the engine's modules (the walk followed its re-exports).
   assert.ok(files.includes('server/support/bidi-controls.ts'), files.join('\n'));
-  assert.ok(files.includes('server/replay/replay-types.ts'), files.join('\n'));
+  assert.ok(files.includes('server/replay/replay-limits.ts'), files.join('\n'));
 });
 
 test('the walk finds a Node import or global behind a re-export, and skips type-only imports', async () => {

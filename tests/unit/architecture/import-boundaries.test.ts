@@ -129,7 +129,7 @@ describe('import boundaries (eslint.config.js)', () => {
   });
 
   test('server/api-client imports engine types only; shared.ts re-exports the listed pure modules', async () => {
-    const engineValue = "export { replayFailed } from '../replay/replay-types.ts';";
+    const engineValue = "export { jsonShape } from '../support/json-shape.ts';";
     assert.equal((await violations('server/api-client/probe.ts', engineValue)).length, 1);
     assert.deepEqual(await violations('server/api-client/shared.ts', engineValue), []);
     assert.deepEqual(
