@@ -91,8 +91,9 @@ describe('detail extras in Chromium: onboarding, Export, replay diff, custom res
       // Opened at once: the detail shows it, the row is the selected one and the address names it.
       const detail = page.getByRole('region', { name: 'Delivery' });
       await detail.getByText('Verified (hmac_sha256)', { exact: true }).waitFor();
-      await page.waitForURL(/#\/logs\/log_[0-9a-z]+$/);
-      logId = new URL(page.url()).hash.slice('#/logs/'.length);
+      // The address names the endpoint chosen and the delivery open.
+      await page.waitForURL(/#\/endpoints\/ep_[0-9a-z]+\/logs\/log_[0-9a-z]+$/);
+      logId = new URL(page.url()).hash.split('/logs/')[1]!;
       assert.equal(await page.locator('[aria-label="Deliveries"] .row-wrap.selected').count(), 1);
       assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
     } finally {

@@ -112,7 +112,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
 
       await first.getByRole('button').click();
       await page.getByRole('alert').filter({ hasText: 'Failed: no_matching_signature' }).waitFor();
-      await page.getByRole('region', { name: 'Body' }).getByText('invoice.paid').waitFor();
+      await page.getByRole('region', { name: 'Body', exact: true }).getByText('invoice.paid').waitFor();
       await captureBothThemes(page, 'inspector-failed', 'inspector (failed delivery open)');
 
       // Explain: the proven cause, in words.
@@ -202,7 +202,10 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
     try {
       await page.goto(await signInLink(dataDir));
       const list = page.getByRole('list', { name: 'Deliveries' });
-      await page.getByRole('button', { name: 'Stripe payments' }).click();
+      await page
+        .getByRole('navigation', { name: 'Endpoints' })
+        .getByRole('button', { name: 'Stripe payments' })
+        .click();
       await page.getByRole('button', { name: 'Send test delivery' }).click();
       await page.getByText('Test delivery sent: the receiver answered 200.').waitFor();
       await list.getByText('Verified (stripe)').first().waitFor();
@@ -210,7 +213,8 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       assert.equal(count, 2, 'the one left after the delete, and the test delivery');
 
       // "Follow newest" (on by default) opened the test delivery as it arrived; j and k move from there.
-      await page.waitForURL(/#\/logs\/log_[0-9a-z]+$/);
+      // The address names the endpoint chosen too, so a reload keeps both.
+      await page.waitForURL(/#\/endpoints\/ep_[0-9a-z]+\/logs\/log_[0-9a-z]+$/);
       const first = new URL(page.url()).hash;
       await page.keyboard.press('j');
       await page.waitForURL((u) => u.hash !== first);
@@ -251,8 +255,11 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
       await page.getByRole('button', { name: 'Close' }).click();
 
       // The endpoint's settings: rename, switch off (deliveries then get 410), and a secret Stripe issues is not regenerated here.
-      await page.getByRole('button', { name: 'Stripe payments' }).click();
-      await page.getByText('Endpoint settings').click();
+      await page
+        .getByRole('navigation', { name: 'Endpoints' })
+        .getByRole('button', { name: 'Stripe payments' })
+        .click();
+      await page.getByText('Endpoint settings', { exact: true }).click();
       await captureBothThemes(page, 'endpoint-settings', 'endpoint settings');
       await page.getByLabel('Endpoint name').fill('Stripe (test mode)');
       await page.getByRole('button', { name: 'Save' }).click();
@@ -280,7 +287,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
 
       // Deleting the Stripe one takes its deliveries; the list, filtered by it, goes back to all endpoints.
       await page.getByRole('button', { name: /Stripe \(test mode\)/ }).click();
-      await page.getByText('Endpoint settings').click();
+      await page.getByText('Endpoint settings', { exact: true }).click();
       page.once('dialog', (d) => void d.accept());
       await page.getByRole('button', { name: 'Delete endpoint' }).click();
       await page.getByRole('button', { name: /Stripe \(test mode\)/ }).waitFor({ state: 'detached' });

@@ -79,7 +79,7 @@ describe('bodies of any size and shape in Chromium', () => {
 
   const list = () => page.getByRole('list', { name: 'Deliveries' });
   const detail = () => page.getByRole('region', { name: 'Delivery' });
-  const body = () => page.getByRole('region', { name: 'Body' });
+  const body = () => page.getByRole('region', { name: 'Body', exact: true });
   const follow = () => page.getByRole('button', { name: 'Follow newest' });
 
   /** Sends a delivery to the endpoint; answers its log id. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { followReaction, scrolledAway, type FollowView } from './follow-newest.ts';
+import { followReaction, scrolledAway, unseenAbove, type FollowView } from './follow-newest.ts';
 
 const at = (over: Partial<FollowView>): FollowView => ({
   following: true,
@@ -51,5 +51,17 @@ describe('follow newest', () => {
     expect(scrolledAway(0, 52)).toBe(false);
     expect(scrolledAway(26, 52)).toBe(false);
     expect(scrolledAway(27, 52)).toBe(true);
+  });
+
+  test('"N new": arrivals above the view stay new until scrolled into view, and none are at the top', () => {
+    // Ten rows down, three arrived above: all three hidden.
+    expect(unseenAbove(3, 13 * 52, 52)).toBe(3);
+    // Two rows above the view: only the two newest are still hidden.
+    expect(unseenAbove(3, 2 * 52, 52)).toBe(2);
+    expect(unseenAbove(3, 52, 52)).toBe(1);
+    // Back at the top (within half a row): none.
+    expect(unseenAbove(3, 26, 52)).toBe(0);
+    expect(unseenAbove(3, 0, 52)).toBe(0);
+    expect(unseenAbove(0, 20 * 52, 52)).toBe(0);
   });
 });

@@ -41,3 +41,13 @@ export function followReaction(before: FollowView, now: FollowView): FollowReact
 export function scrolledAway(scrollTop: number, rowHeight: number): boolean {
   return scrollTop > rowHeight / 2;
 }
+
+/**
+ * "N new" while the list is scrolled down: of the deliveries that arrived above the
+ * rows being read, those still hidden above the view. Scrolling up reveals them one
+ * row at a time (never more than the rows above the view), and back at the top
+ * there are none.
+ */
+export function unseenAbove(unseen: number, scrollTop: number, rowHeight: number): number {
+  return scrolledAway(scrollTop, rowHeight) ? Math.min(unseen, Math.round(scrollTop / rowHeight)) : 0;
+}

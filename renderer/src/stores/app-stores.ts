@@ -13,6 +13,7 @@ import { createThemeStore } from './theme-store.ts';
 import { createTunnelStore } from './tunnel-store.ts';
 import { createAnalysisStore } from './analysis-store.ts';
 import { createCompareStore } from './compare-store.ts';
+import { createRefusalsStore } from './refusals-store.ts';
 import { createReplayStore } from './replay-store.ts';
 import { createSelectionStore } from './selection-store.ts';
 import { createShareStore } from './share-store.ts';
@@ -24,13 +25,16 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
   const notices = createNoticesStore();
   const report = notices.getState();
   const selection = createSelectionStore(client, report);
+  const live = createLiveStore(client);
+  // While the engine is stopped, stores that read by themselves keep what they show instead of failing.
+  const engineStopped = (): boolean => live.getState().state === 'stopped';
   return {
     notices,
     session: createSessionStore(client, report),
     endpoints: createEndpointsStore(client, report),
     deliveries: createDeliveryListStore(client, report, selection.getState()),
     selection,
-    live: createLiveStore(client),
+    live,
     tunnel: createTunnelStore(client, report),
     theme: createThemeStore(storage),
     replay: createReplayStore(client, report, storage),
@@ -38,7 +42,8 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     analysis: createAnalysisStore(client, report),
     ui: createUiStore(),
     compare: createCompareStore(client, report),
-    metrics: createMetricsStore(client, report),
+    metrics: createMetricsStore(client, report, undefined, engineStopped),
+    refusals: createRefusalsStore(client, report, undefined, engineStopped),
     exports: createExportStore(client, report),
     settings: createSettingsStore(client, report),
   };

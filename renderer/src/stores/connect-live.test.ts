@@ -1,8 +1,9 @@
 // @vitest-environment node
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../server/api-client/api-client.ts';
 import { closedPort } from '../../../tests/helpers/closed-port.ts';
-import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
+import { makeTempDir, startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
 import { createAppStores } from './app-stores.ts';
 import { connectLive } from './connect-live.ts';
 
@@ -136,6 +137,65 @@ describe('connectLive', () => {
     } finally {
       stop();
       await port.release();
+    }
+  });
+
+  test('refusals.counted sets the refusals counter with the exact counts; each connection reads them first', async () => {
+    const { stores, asked } = makePage();
+    const off = await t.endpoint({ name: 'switched off', validationType: 'none' });
+    expect((await t.api('PATCH', `/api/endpoints/${off}`, { body: { isActive: false } })).status).toBe(200);
+    stores.session.setState({ status: 'signed-in' });
+    const stop = connectLive(stores);
+    try {
+      await expect.poll(() => stores.live.getState().state).toBe('live');
+      await expect.poll(() => stores.refusals.getState().counts?.total).toBe(0);
+      for (let i = 0; i < 2; i++) expect((await t.deliver(`/webhook/${off}`, { body: '{}' })).status).toBe(410);
+      await expect.poll(() => stores.refusals.getState().counts?.total).toBe(2);
+      expect(stores.refusals.getState().counts?.endpoints).toEqual([
+        expect.objectContaining({ endpointId: off, total: 2, reasons: [expect.objectContaining({ count: 2 })] }),
+      ]);
+      // The event carried the counts: nothing read after the connection's own read.
+      expect(asked('/api/observability/refusals')).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+});
+
+/** The engine stops under the page and starts again on its port: everything shown is read again. */
+describe('connectLive across an engine restart', () => {
+  test('back on the same port and data directory: live again, and the lists, counts and tunnel are read again', async () => {
+    const dataDir = await makeTempDir();
+    let engine: TestEngine | null = await startTestEngine({}, {}, dataDir);
+    const port = Number(new URL(engine.engine.apiUrl).port);
+    const requests: string[] = [];
+    const client = createApiClient({
+      baseUrl: engine.engine.apiUrl,
+      token: engine.token,
+      fetch: (request) => {
+        requests.push(new URL(request.url).pathname);
+        return fetch(request);
+      },
+    });
+    const stores = createAppStores(client, memory());
+    stores.session.setState({ status: 'signed-in' });
+    const stop = connectLive(stores);
+    const reads = (): string[] => requests.filter((p) => p !== '/api/events').sort();
+    const everything = ['/api/endpoints', '/api/observability/refusals', '/api/tunnel', '/api/webhooks/logs'];
+    try {
+      await expect.poll(() => stores.live.getState().state).toBe('live');
+      await expect.poll(reads).toEqual(everything);
+      await engine.stop();
+      engine = null;
+      await expect.poll(() => stores.live.getState().state).toBe('reconnecting');
+      requests.length = 0;
+      engine = await startTestEngine({ apiPort: port }, {}, dataDir);
+      await expect.poll(() => stores.live.getState().state, { timeout: 10_000 }).toBe('live');
+      await expect.poll(reads).toEqual(everything);
+    } finally {
+      stop();
+      await engine?.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -4,7 +4,16 @@ import type { AppStores } from './app-stores.ts';
 /** The stores live events feed, and the session that says when there is a stream to follow. */
 export type LiveStores = Pick<
   AppStores,
-  'session' | 'live' | 'deliveries' | 'selection' | 'replay' | 'endpoints' | 'metrics' | 'settings' | 'tunnel'
+  | 'session'
+  | 'live'
+  | 'deliveries'
+  | 'selection'
+  | 'replay'
+  | 'endpoints'
+  | 'metrics'
+  | 'refusals'
+  | 'settings'
+  | 'tunnel'
 >;
 
 /**
@@ -41,7 +50,8 @@ function routeEvent(stores: LiveStores, event: EngineEventShape): void {
       stores.metrics.getState().changed();
       return;
     case 'refusals.counted':
-      // Refusals are the metrics' "rejected" deliveries; the refusals counter of the list is still to come.
+      // The counter over the list, and the metrics' "rejected" deliveries.
+      stores.refusals.getState().counted(event.data);
       stores.metrics.getState().changed();
       return;
     case 'endpoint.changed':
@@ -64,6 +74,9 @@ function backfill(stores: LiveStores): void {
   void stores.endpoints.getState().load();
   void stores.deliveries.getState().load();
   void stores.replay.getState().refresh();
+  void stores.refusals.getState().load();
+  // An engine started again has a tunnel of its own (its status event went out before this page was back).
+  void stores.tunnel.getState().load();
   stores.metrics.getState().changed();
 }
 
@@ -77,7 +90,6 @@ export function connectLive(stores: LiveStores): () => void {
   const sync = (signedIn: boolean): void => {
     if (signedIn && following === null) {
       following = new AbortController();
-      void stores.tunnel.getState().load();
       void stores.live.getState().follow(
         following.signal,
         (event) => routeEvent(stores, event),

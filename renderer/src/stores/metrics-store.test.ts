@@ -2,38 +2,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../server/api-client/api-client.ts';
 import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
-import { createMetricsStore, REFRESH_MS, type MetricsTimers } from './metrics-store.ts';
+import { createMetricsStore, REFRESH_MS } from './metrics-store.ts';
+import { manualTimers } from './manual-timers.ts';
 import { createNoticesStore } from './notices-store.ts';
-
-/** A clock and timers the test moves by hand: no wall clock, no waiting. */
-function manualTimers() {
-  let now = 1_000_000;
-  const due: { at: number; run: () => void; id: number }[] = [];
-  let nextId = 1;
-  const timers: MetricsTimers = {
-    now: () => now,
-    setTimeout: (run, ms) => {
-      const id = nextId++;
-      due.push({ at: now + ms, run, id });
-      return id;
-    },
-    clearTimeout: (id) => {
-      const i = due.findIndex((d) => d.id === id);
-      if (i >= 0) due.splice(i, 1);
-    },
-  };
-  return {
-    timers,
-    pending: () => due.map((d) => d.at - now),
-    advance(ms: number) {
-      now += ms;
-      for (const d of due.filter((x) => x.at <= now)) {
-        due.splice(due.indexOf(d), 1);
-        d.run();
-      }
-    },
-  };
-}
 
 /** The metrics store against a real engine: its report per window, live refreshes at most every REFRESH_MS, errors in words. */
 describe('the metrics store', () => {
@@ -47,7 +18,7 @@ describe('the metrics store', () => {
   });
   afterAll(() => t.stop());
 
-  const makeStore = () => {
+  const makeStore = (engineStopped = () => false) => {
     const notices = createNoticesStore();
     const asked: string[] = [];
     const client = createApiClient({
@@ -59,7 +30,12 @@ describe('the metrics store', () => {
       },
     });
     const clock = manualTimers();
-    return { store: createMetricsStore(client, notices.getState(), clock.timers), notices, asked, clock };
+    return {
+      store: createMetricsStore(client, notices.getState(), clock.timers, engineStopped),
+      notices,
+      asked,
+      clock,
+    };
   };
 
   test('opening loads the 24h window; another window asks again and replaces the report', async () => {
@@ -121,5 +97,28 @@ describe('the metrics store', () => {
     expect(notices.getState().notices.map((n) => n.text)).toEqual([
       'Loading metrics failed: The token is not valid for this Hookscope install. (INVALID_TOKEN)',
     ]);
+  });
+
+  test('while the engine is stopped nothing is asked: the last report and its time stay, with no notice; back, it reads', async () => {
+    let stopped = false;
+    const { store, asked, notices, clock } = makeStore(() => stopped);
+    store.getState().show(true);
+    await expect.poll(() => store.getState().report?.window).toBe('24h');
+    const shown = store.getState().report;
+    stopped = true;
+    clock.advance(60_000);
+    await store.getState().load();
+    store.getState().show(false);
+    store.getState().show(true);
+    await store.getState().setWindow('7d');
+    expect(asked).toEqual(['?window=24h']);
+    expect(store.getState()).toMatchObject({ report: shown, loadedAt: 1_000_000, loading: false });
+    expect(notices.getState().notices).toEqual([]);
+
+    stopped = false;
+    store.getState().changed(); // the backfill of the reconnection
+    clock.advance(0);
+    await expect.poll(() => store.getState().report?.window).toBe('7d');
+    expect(asked).toEqual(['?window=24h', '?window=7d']);
   });
 });

@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.ts';
 import type { MetricsReport, MetricsWindow } from '../lib/metrics-view.ts';
 import type { NoticesState } from './notices-store.ts';
+import { realTimers, type StoreTimers } from './store-timers.ts';
 
 /** Live events refresh the open metrics at most this often: a burst of deliveries is one request, not one each. */
 export const REFRESH_MS = 5000;
@@ -27,22 +28,12 @@ export interface MetricsState {
   changed(): void;
 }
 
-export interface MetricsTimers {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: MetricsTimers = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 export const createMetricsStore = (
   client: ApiClient,
   notices: Pick<NoticesState, 'error'>,
-  timers: MetricsTimers = realTimers,
+  timers: StoreTimers = realTimers,
+  /** Whether the engine is stopped (the live store's verdict): then nothing is asked and the last report stays. */
+  engineStopped: () => boolean = () => false,
 ) =>
   createStore<MetricsState>()((set, get) => {
     // Answers for an older window are dropped: only the latest request may write the report.
@@ -61,6 +52,8 @@ export const createMetricsStore = (
       open: false,
       load: async () => {
         cancelPending();
+        // The request could only fail; the last figures stay on screen, marked stale, until the engine is back.
+        if (engineStopped()) return;
         const seq = ++requestSeq;
         const askedAt = timers.now();
         lastRequestAt = askedAt;

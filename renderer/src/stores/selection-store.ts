@@ -3,7 +3,7 @@ import type { ApiClient, LogDetail } from '../api/client.ts';
 import type { NoticesState } from './notices-store.ts';
 
 export interface SelectionState {
-  /** The delivery open in the detail pane (its address is `#/logs/<id>`). */
+  /** The delivery open in the detail pane (its address ends in `/logs/<id>`: lib/view-route.ts). */
   selectedId: string | null;
   /** Its detail once read (null while on its way, or when the engine refused). */
   detail: LogDetail | null;

@@ -3,6 +3,7 @@ import { DeliveriesPane } from '../deliveries/deliveries-pane.tsx';
 import { CompareView } from '../detail/compare/compare-view.tsx';
 import { DetailPane } from '../detail/detail-pane.tsx';
 import { EndpointsPane } from '../endpoints/endpoints-pane.tsx';
+import { EngineStoppedAlert } from './engine-stopped-alert.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { useDeepLink } from './use-deep-link.ts';
 import { useShortcuts } from './use-shortcuts.ts';
@@ -26,6 +27,7 @@ export function Inspector() {
   return (
     <div className="app">
       <TopBar />
+      <EngineStoppedAlert />
       {/* Each pane fails alone: its error in its place, the others still working. */}
       {view === 'metrics' ? (
         <ViewBoundary what="Metrics" className="screen-failed">

@@ -1,20 +1,22 @@
 import { useEffect } from 'react';
-import { shortcutFor, type ShortcutAction } from '../../lib/keyboard.ts';
+import { detailPart, keyPlace, shortcutFor, type KeyPlace, type ShortcutAction } from '../../lib/keyboard.ts';
 import type { AppStores } from '../../stores/app-stores.ts';
 
-const isField = (t: EventTarget | null): boolean =>
-  t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
-
-function run(action: ShortcutAction, s: AppStores): void {
+function run(action: ShortcutAction, place: KeyPlace, target: EventTarget | null, s: AppStores): void {
   const d = s.deliveries.getState();
   const open = s.selection.getState();
   const ui = s.ui.getState();
   // The row, not the detail: the detail may still be on its way when a key follows j/k.
   const current = d.logs.find((l) => l.id === open.selectedId) ?? open.detail;
+  // The keys of the buttons disabled while the engine is stopped do nothing then (the alert says why):
+  // a panel would only ask the stopped engine and add an error notice.
+  const stopped = s.live.getState().state === 'stopped';
   const move = (by: number): void => {
     const i = d.logs.findIndex((l) => l.id === open.selectedId);
     const next = d.logs[i === -1 ? 0 : Math.min(d.logs.length - 1, Math.max(0, i + by))];
     if (next) void open.select(next.id);
+    // Focus on a row moves with the open delivery: the list is one tab stop, its current row.
+    if (place === 'list') ui.requestFocus('list');
   };
   switch (action) {
     case 'next':
@@ -31,32 +33,40 @@ function run(action: ShortcutAction, s: AppStores): void {
     case 'replay':
     case 'edit':
     case 'share':
-      if (current) ui.setPanel(action);
+      if (current && !stopped) ui.setPanel(action);
       return;
     case 'explain':
-      if (current && open.detail?.id === current.id && open.detail.explainable) ui.setPanel('explain');
+      if (current && !stopped && open.detail?.id === current.id && open.detail.explainable) ui.setPanel('explain');
       return;
     case 'pin':
-      if (current) void d.pin(current.id, !current.pinned);
+      if (current && !stopped) void d.pin(current.id, !current.pinned);
       return;
     case 'help':
       return ui.setShortcutsOpen(true);
-    case 'close':
-      if (ui.shortcutsOpen) ui.setShortcutsOpen(false);
-      else ui.setPanel('none');
+    case 'close': {
+      if (ui.shortcutsOpen) return ui.setShortcutsOpen(false);
+      // Esc in another dialog or form (an endpoint's settings, the body's find box) is theirs.
+      const part = detailPart(target);
+      if (place === 'dialog' || (place === 'field' && part !== 'panel')) return;
+      if (ui.panel !== 'none') ui.setPanel('none');
+      else if (part === null) return;
+      // Back to the list's current row, from the panel just closed or from the detail.
+      ui.requestFocus('list');
       return;
+    }
   }
 }
 
-/** The inspector's keyboard (see lib/keyboard.ts for the keys). */
+/** The inspector's keyboard (see lib/keyboard.ts for the keys and where each applies). */
 export function useShortcuts(stores: AppStores): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      const action = shortcutFor(e, isField(e.target));
+      const place = keyPlace(e.target);
+      const action = shortcutFor(e, place);
       if (action === null) return;
-      // "/" would otherwise type into the search box it focuses.
-      if (action === 'search' || action === 'next' || action === 'previous') e.preventDefault();
-      run(action, stores);
+      // "/" would otherwise type into the search box it focuses, the arrows scroll, Enter click the row.
+      if (action === 'search' || action === 'next' || action === 'previous' || action === 'open') e.preventDefault();
+      run(action, place, e.target, stores);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -1,13 +1,18 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { STATUS_CHIPS } from '../../lib/delivery-filter.ts';
 import { enumKeys } from '../../lib/enum-keys.ts';
+import { endpointName } from '../../lib/endpoint-names.ts';
 import { scrolledAway } from '../../lib/follow-newest.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { DeliveryRow } from './delivery-row.tsx';
 import { MoreRow } from './more-row.tsx';
+import { NewArrivalsBar } from './new-arrivals-bar.tsx';
+import { RefusalsRow } from './refusals-row.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { useFollowNewest } from './use-follow-newest.ts';
+import { useNewArrivals } from './use-new-arrivals.ts';
+import { tabStopIndex, useRovingRow } from './use-roving-row.ts';
 import { useNow } from '../shared/use-now.ts';
 import { DeliveriesEmpty } from './onboarding.tsx';
 
@@ -16,7 +21,7 @@ const ROW_HEIGHT = 52;
 const NEAR_END = 20;
 
 export function DeliveriesPane() {
-  const { deliveries, selection } = useStores();
+  const { deliveries, selection, endpoints } = useStores();
   const logs = useSlice(deliveries, (s) => s.logs);
   const total = useSlice(deliveries, (s) => s.total);
   const hasMore = useSlice(deliveries, (s) => s.hasMore);
@@ -26,19 +31,36 @@ export function DeliveriesPane() {
   const filter = useSlice(deliveries, (s) => s.filter);
   const selectedId = useSlice(selection, (s) => s.selectedId);
   const checked = useSlice(deliveries, (s) => s.checked);
+  const endpointList = useSlice(endpoints, (s) => s.endpoints);
+  const endpointsLoaded = useSlice(endpoints, (s) => s.loaded);
   const [search, setSearch] = useState(filter.search);
   const scroller = useRef<HTMLDivElement>(null);
   // Rows added on top while not following, to scroll past once they are drawn (keeping the rows read in place).
   const shiftBy = useRef(0);
+  const newArrivals = useNewArrivals(ROW_HEIGHT, filter);
   const now = useNow(10_000);
+  const tabStop = tabStopIndex(logs, selectedId);
+  const rangeExtractor = useCallback(
+    // The list's one tab stop is always drawn, however far it is scrolled: without it Tab would skip the list.
+    (range: Range) => {
+      const shown = defaultRangeExtractor(range);
+      if (tabStop < 0 || shown.includes(tabStop)) return shown;
+      return [...shown, tabStop].sort((a, b) => a - b);
+    },
+    [tabStop],
+  );
   const rows = useVirtualizer({
     count: logs.length + (hasMore ? 1 : 0),
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    rangeExtractor,
   });
   const items = rows.getVirtualItems();
-  const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
+  const scrollToRow = useCallback((i: number) => rows.scrollToIndex(i, { align: 'auto' }), [rows]);
+  const roving = useRovingRow(logs, selectedId, scrollToRow);
+  // The rows on screen, not the items drawn: the tab stop is drawn wherever it is and says nothing of the scroll.
+  const lastShown = rows.range?.endIndex ?? -1;
 
   const scrollToTop = useCallback(() => {
     if (scroller.current) scroller.current.scrollTop = 0;
@@ -52,8 +74,11 @@ export function DeliveriesPane() {
     const shift = shiftBy.current;
     shiftBy.current = 0;
     // At the very top the new rows are meant to be seen; further down they would push the rows being read away.
-    if (el && shift > 0 && el.scrollTop > 0) el.scrollTop += shift * ROW_HEIGHT;
-  }, [logs]);
+    if (el && shift > 0 && el.scrollTop > 0) {
+      el.scrollTop += shift * ROW_HEIGHT;
+      newArrivals.arrived(shift);
+    }
+  }, [logs, newArrivals.arrived]);
 
   // The next page, as the rows shown near the end of those loaded.
   useEffect(() => {
@@ -105,6 +130,7 @@ export function DeliveriesPane() {
           placeholder="Search deliveries"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
+          onKeyDown={roving.leaveSearch}
         />
         <div role="radiogroup" aria-label="Status" className="chips">
           {enumKeys(STATUS_CHIPS).map((s) => (
@@ -121,11 +147,22 @@ export function DeliveriesPane() {
           ))}
         </div>
       </div>
+      <RefusalsRow />
       {checked.length > 0 && <SelectionBar checked={checked} />}
+      <NewArrivalsBar
+        count={newArrivals.count}
+        onShow={() => {
+          scrollToTop();
+          // The bar goes once at the top: the list keeps the focus (not a tab stop of its own).
+          scroller.current?.focus({ preventScroll: true });
+        }}
+      />
       <div
         className="scroller"
         ref={scroller}
+        tabIndex={-1}
         onScroll={(e) => {
+          newArrivals.scrolled(e.currentTarget.scrollTop);
           // Scrolling down to read is navigation: following would pull the list back up.
           if (selection.getState().following && scrolledAway(e.currentTarget.scrollTop, ROW_HEIGHT))
             selection.getState().setFollowing(false);
@@ -149,8 +186,16 @@ export function DeliveriesPane() {
                       now={now}
                       selected={log.id === selectedId}
                       checked={checked.includes(log.id)}
+                      endpoint={
+                        filter.endpointId === null
+                          ? endpointName(endpointList, endpointsLoaded, log.endpointId)
+                          : undefined
+                      }
                       onOpen={() => void selection.getState().select(log.id)}
                       onCheck={(range) => deliveries.getState().toggleChecked(log.id, range)}
+                      tabStop={log.id === roving.currentId}
+                      takeFocus={roving.takeFocus && log.id === roving.currentId}
+                      onFocusTaken={roving.focusTaken}
                     />
                   ) : (
                     <MoreRow

@@ -66,4 +66,46 @@ describe('a delivery row', () => {
     expect(screen.getAllByTitle(/^U\+2067 RIGHT-TO-LEFT ISOLATE: /)).toHaveLength(1);
     expect(document.querySelector('.event-type')?.getAttribute('title')).toBe('Event type: invoice⟨U+202E⟩.paid');
   });
+
+  test('the verdict is green only when verified: red when failed, neutral (not green) when nothing was checked', () => {
+    const tone = (verification: LogSummary['verification']) => {
+      render(
+        <DeliveryRow
+          log={{ ...log(null), verification }}
+          selected={false}
+          checked={false}
+          now={Date.parse('2025-03-01T12:00:05.000Z')}
+          onOpen={() => {}}
+          onCheck={() => {}}
+        />,
+      );
+      const cls = document.querySelector('.row-meta .status')?.className;
+      cleanup();
+      return cls;
+    };
+    const none = { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null } as const;
+    expect(tone(log(null).verification)).toBe('status ok');
+    expect(tone({ ...none, scheme: 'stripe', result: 'invalid', reason: 'no_matching_signature' })).toBe(
+      'status failed',
+    );
+    expect(tone(none)).toBe('status neutral');
+  });
+
+  test('names its endpoint when given one (All endpoints), after the time', () => {
+    render(
+      <DeliveryRow
+        log={log(null)}
+        selected={false}
+        checked={false}
+        now={Date.parse('2025-03-01T12:00:05.000Z')}
+        endpoint="Stripe payments"
+        onOpen={() => {}}
+        onCheck={() => {}}
+      />,
+    );
+    expect(screen.getByRole('button', { name: /POST/ }).textContent).toBe(
+      'POST/hooksVerified (stripe)1.2 KB5 s agoStripe payments',
+    );
+    expect(screen.getByText('Stripe payments').getAttribute('title')).toBe('Endpoint: Stripe payments');
+  });
 });

@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import type { LogSummary } from '../../api/client.ts';
-import { formatBytes, queryText, verdict } from '../../lib/format.ts';
+import { formatBytes, queryText, verdict, verdictTone } from '../../lib/format.ts';
 import { exactTime, relativeTime } from '../../lib/relative-time.ts';
 import { EventType } from '../shared/event-type.tsx';
 import { SenderText } from '../shared/sender-text.tsx';
@@ -9,13 +10,37 @@ export interface DeliveryRowProps {
   selected: boolean;
   checked: boolean;
   now: number;
+  /** The endpoint's name, shown in "All endpoints" (with one endpoint chosen every row is its own: undefined). */
+  endpoint?: string | undefined;
   onOpen: () => void;
   onCheck: (range: boolean) => void;
+  /** The list's one tab stop (roving focus): the current row alone is reached by Tab. */
+  tabStop?: boolean;
+  /** Asked to take focus (the keyboard moved to this row); onFocusTaken once it has. */
+  takeFocus?: boolean;
+  onFocusTaken?: () => void;
 }
 
-/** One delivery in the list: request line, verdict, size, time and event type, with its tick box. */
-export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: DeliveryRowProps) {
-  const failed = log.status === 'failed';
+/** One delivery in the list: request line, verdict, size, time, endpoint (in All endpoints) and event type, with its tick box. */
+export function DeliveryRow({
+  log,
+  selected,
+  checked,
+  now,
+  endpoint,
+  onOpen,
+  onCheck,
+  tabStop = false,
+  takeFocus = false,
+  onFocusTaken,
+}: DeliveryRowProps) {
+  const button = useRef<HTMLButtonElement>(null);
+  // Once drawn: a row moved to by j/k (or Esc back to the list) may only now be scrolled into the page.
+  useEffect(() => {
+    if (!takeFocus || button.current === null) return;
+    button.current.focus();
+    onFocusTaken?.();
+  }, [takeFocus, onFocusTaken]);
   return (
     <div className={selected ? 'row-wrap selected' : 'row-wrap'}>
       <input
@@ -23,11 +48,22 @@ export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: De
         className="row-check"
         checked={checked}
         aria-label={`Select ${log.method} ${log.path} (${log.id})`}
+        // Not a tab stop: Space on the row ticks it, so Tab leaves the list in one press.
+        tabIndex={-1}
         onChange={(e) => onCheck((e.nativeEvent as MouseEvent).shiftKey === true)}
       />
       <button
         type="button"
         className="row"
+        ref={button}
+        tabIndex={tabStop ? 0 : -1}
+        onKeyDown={(e) => {
+          // Space ticks the row (Shift+Space a range), as the tick box would; Enter opens it (use-shortcuts then goes to its detail).
+          if (e.key === ' ') {
+            e.preventDefault();
+            onCheck(e.shiftKey);
+          } else if (e.key === 'Enter' && !selected) onOpen();
+        }}
         onClick={(e) => {
           // Ctrl/Cmd-click ticks a row, Shift-click a range, as file lists do; a plain click opens it.
           if (e.ctrlKey || e.metaKey || e.shiftKey) onCheck(e.shiftKey);
@@ -47,13 +83,18 @@ export function DeliveryRow({ log, selected, checked, now, onOpen, onCheck }: De
           </span>
         </span>
         <span className="row-line row-meta">
-          <span className={failed ? 'status failed' : 'status ok'} title={verdict(log.verification)}>
+          <span className={`status ${verdictTone(log.verification)}`} title={verdict(log.verification)}>
             {verdict(log.verification)}
           </span>
           <span>{formatBytes(log.size)}</span>
           <time dateTime={log.receivedAt} title={exactTime(log.receivedAt)}>
             {relativeTime(Date.parse(log.receivedAt), now)}
           </time>
+          {endpoint !== undefined && (
+            <span className="row-endpoint" title={`Endpoint: ${endpoint}`}>
+              {endpoint}
+            </span>
+          )}
         </span>
         {log.eventType !== null && <EventType name={log.eventType} />}
       </button>

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../api/client.ts';
 import { FIRST_ENDPOINT_NAME, onlyEndpointFilter, tryItCurl } from '../../lib/onboarding-steps.ts';
 import { generateSecret, VALIDATION_TYPES } from '../../lib/validation-types.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
 
 /**
@@ -17,6 +18,7 @@ function FirstEndpoint() {
   const [signed, setSigned] = useState(true);
   const [secret] = useState(() => generateSecret());
   const [busy, setBusy] = useState(false);
+  const stopped = useEngineStopped();
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -58,7 +60,7 @@ function FirstEndpoint() {
           </div>
         )}
         <div className="panel-row">
-          <button type="submit" disabled={busy}>
+          <button type="submit" {...engineControl(stopped, { disabled: busy })}>
             {busy ? 'Creating…' : 'Create endpoint'}
           </button>
         </div>
@@ -71,6 +73,7 @@ function FirstEndpoint() {
 function FirstDelivery({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints, selection } = useStores();
   const [busy, setBusy] = useState(false);
+  const stopped = useEngineStopped();
   const curl = tryItCurl(endpoint.url);
   const type = VALIDATION_TYPES.find((t) => t.id === endpoint.validationType)?.label ?? endpoint.validationType;
 
@@ -86,10 +89,15 @@ function FirstDelivery({ endpoint }: { endpoint: Endpoint }) {
     <section className="onboarding" aria-labelledby="first-delivery-title">
       <h3 id="first-delivery-title">Waiting for the first delivery to {endpoint.name}</h3>
       <p>Point a webhook sender at this URL; each delivery appears here the moment it arrives.</p>
-      <code className="onboarding-code">{endpoint.url}</code>
+      <code className={stopped ? 'onboarding-code not-receiving' : 'onboarding-code'}>{endpoint.url}</code>
+      {stopped && <p className="not-receiving-mark">not receiving: the engine is stopped</p>}
       <div className="panel-row">
         <CopyButton text={endpoint.url} label="Copy URL" />
-        <button type="button" disabled={busy || !endpoint.isActive} onClick={() => void sendTest()}>
+        <button
+          type="button"
+          {...engineControl(stopped, { disabled: busy || !endpoint.isActive })}
+          onClick={() => void sendTest()}
+        >
           {busy ? 'Sending…' : 'Send test delivery'}
         </button>
       </div>

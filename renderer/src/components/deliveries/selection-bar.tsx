@@ -1,9 +1,11 @@
 import { downloadBytes } from '../../lib/download.ts';
 import { useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 
 /** Compare (two ticked), Delete and Export (any ticked). */
 export function SelectionBar({ checked }: { checked: string[] }) {
   const { deliveries, compare, notices } = useStores();
+  const stopped = useEngineStopped();
   const exportChecked = async (): Promise<void> => {
     const files: unknown[] = [];
     for (const id of checked) {
@@ -23,8 +25,10 @@ export function SelectionBar({ checked }: { checked: string[] }) {
       <span>{checked.length} selected</span>
       <button
         type="button"
-        disabled={checked.length !== 2}
-        title={checked.length === 2 ? undefined : 'Tick exactly two deliveries'}
+        {...engineControl(stopped, {
+          disabled: checked.length !== 2,
+          title: checked.length === 2 ? undefined : 'Tick exactly two deliveries',
+        })}
         onClick={() => {
           // The older of the two is A: the diff reads as "what changed since".
           const logs = deliveries.getState().logs;
@@ -36,12 +40,13 @@ export function SelectionBar({ checked }: { checked: string[] }) {
       >
         Compare
       </button>
-      <button type="button" className="secondary" onClick={() => void exportChecked()}>
+      <button type="button" className="secondary" {...engineControl(stopped)} onClick={() => void exportChecked()}>
         Export
       </button>
       <button
         type="button"
         className="secondary danger"
+        {...engineControl(stopped)}
         onClick={() => {
           if (window.confirm(`Delete ${checked.length} deliveries for good?`))
             void deliveries.getState().remove(checked);

@@ -1,6 +1,7 @@
 import type { LogDetail } from '../../api/client.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import type { Panel } from '../../stores/ui-store.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { ExportMenu } from './export/export-menu.tsx';
 
 /** The delivery's actions; each opens its panel below (the keyboard opens them too: r, e, s, x), Export its menu. */
@@ -8,6 +9,8 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
   const { ui, notices, deliveries } = useStores();
   const panel = useSlice(ui, (s) => s.panel);
   const toggle = (p: Panel): void => ui.getState().setPanel(panel === p ? 'none' : p);
+  // Every action here asks the engine (even Copy as cURL: the engine writes the command).
+  const gate = engineControl(useEngineStopped());
   const copyCurl = async (): Promise<void> => {
     const curl = await deliveries.getState().exportText(detail.id, 'curl');
     if (curl === null) return;
@@ -20,13 +23,25 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
   };
   return (
     <div className="actions" role="toolbar" aria-label="Delivery actions">
-      <button type="button" aria-expanded={panel === 'replay'} onClick={() => toggle('replay')}>
+      <button type="button" {...gate} aria-expanded={panel === 'replay'} onClick={() => toggle('replay')}>
         Replay
       </button>
-      <button type="button" className="secondary" aria-expanded={panel === 'edit'} onClick={() => toggle('edit')}>
+      <button
+        type="button"
+        className="secondary"
+        {...gate}
+        aria-expanded={panel === 'edit'}
+        onClick={() => toggle('edit')}
+      >
         Edit and replay
       </button>
-      <button type="button" className="secondary" aria-expanded={panel === 'share'} onClick={() => toggle('share')}>
+      <button
+        type="button"
+        className="secondary"
+        {...gate}
+        aria-expanded={panel === 'share'}
+        onClick={() => toggle('share')}
+      >
         Share
       </button>
       {/* The engine says whether it has something to explain, and a log.updated event when that changes. */}
@@ -34,19 +49,21 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
         <button
           type="button"
           className="secondary"
+          {...gate}
           aria-expanded={panel === 'explain'}
           onClick={() => toggle('explain')}
         >
           Explain
         </button>
       )}
-      <button type="button" className="secondary" onClick={() => void copyCurl()}>
+      <button type="button" className="secondary" {...gate} onClick={() => void copyCurl()}>
         Copy as cURL
       </button>
       <ExportMenu logId={detail.id} />
       <button
         type="button"
         className="secondary"
+        {...gate}
         onClick={() => void deliveries.getState().pin(detail.id, !detail.pinned)}
       >
         {detail.pinned ? 'Unpin' : 'Pin'}
@@ -54,6 +71,7 @@ export function DetailActions({ detail }: { detail: LogDetail }) {
       <button
         type="button"
         className="secondary danger"
+        {...gate}
         onClick={() => {
           if (window.confirm('Delete this delivery for good? Its share link, analysis and replay history go too.')) {
             void deliveries.getState().remove([detail.id]);

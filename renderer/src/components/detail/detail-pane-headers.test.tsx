@@ -34,6 +34,8 @@ const detail = {
   eventType: null,
   body: '',
   bodyEncoding: 'utf8',
+  answer: null,
+  answerUnknown: 'Stored before Hookscope recorded its answers.',
 } as unknown as LogDetail;
 
 describe('header values in the detail', () => {

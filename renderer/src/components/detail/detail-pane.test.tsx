@@ -40,6 +40,15 @@ const detail = {
   eventType: null,
   body: '{}',
   bodyEncoding: 'utf8',
+  answer: {
+    kind: 'verification_failed',
+    status: 400,
+    headers: [['content-type', 'application/json; charset=utf-8']],
+    body: '{"success":false}',
+    bodyEncoding: 'utf8',
+    delayMs: 0,
+  },
+  answerUnknown: null,
 } as unknown as LogDetail;
 
 describe('the delivery detail', () => {

@@ -1,8 +1,9 @@
 import type { LogDetail } from '../../api/client.ts';
-import { formatBytes, queryText, verdict } from '../../lib/format.ts';
+import { formatBytes, queryText, verdict, verdictTone } from '../../lib/format.ts';
 import { headerValueText } from '../../lib/header-lines.ts';
 import { exactTime } from '../../lib/relative-time.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
+import { AnswerCard } from './answer-card.tsx';
 import { BodyView } from './body-view.tsx';
 import { CopyButton } from '../shared/copy-button.tsx';
 import { EventType } from '../shared/event-type.tsx';
@@ -14,9 +15,8 @@ import { SharePanel } from './share/share-panel.tsx';
 
 function Verification({ detail }: { detail: LogDetail }) {
   const v = detail.verification;
-  const cls = v.result === 'invalid' ? 'verdict failed' : v.result === 'valid' ? 'verdict ok' : 'verdict';
   return (
-    <div className={cls} role={v.result === 'invalid' ? 'alert' : undefined}>
+    <div className={`verdict ${verdictTone(v)}`} role={v.result === 'invalid' ? 'alert' : undefined}>
       <strong>{verdict(v)}</strong>
       {/* The verifier's sentence can quote a header the sender chose. */}
       {v.detail && (
@@ -109,6 +109,7 @@ export function DetailPane() {
         </section>
       )}
       <BodyView key={detail.id} detail={detail} />
+      <AnswerCard detail={detail} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../api/client.ts';
 import { draftOf, responseFromDraft, type CustomResponse } from '../../lib/custom-response.ts';
 import { endpointProblem } from '../../lib/endpoint-problems.ts';
 import { useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { CustomResponseFields } from './custom-response-fields.tsx';
 
 const describe = (r: CustomResponse | null): string =>
@@ -14,6 +15,7 @@ const describe = (r: CustomResponse | null): string =>
 /** The selected endpoint's custom response: edit and save it, or go back to the default answer. */
 export function EndpointCustomResponse({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints } = useStores();
+  const stopped = useEngineStopped();
   const [draft, setDraft] = useState(() => draftOf(endpoint.customResponse));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -43,11 +45,16 @@ export function EndpointCustomResponse({ endpoint }: { endpoint: Endpoint }) {
       <CustomResponseFields draft={draft} onChange={setDraft} error={error}>
         <p className="hint">{describe(endpoint.customResponse)}</p>
         <div className="panel-row">
-          <button type="submit" disabled={busy}>
+          <button type="submit" {...engineControl(stopped, { disabled: busy })}>
             Save response
           </button>
           {endpoint.customResponse !== null && (
-            <button type="button" className="secondary" disabled={busy} onClick={() => void save(null)}>
+            <button
+              type="button"
+              className="secondary"
+              {...engineControl(stopped, { disabled: busy })}
+              onClick={() => void save(null)}
+            >
               Use the default answer
             </button>
           )}

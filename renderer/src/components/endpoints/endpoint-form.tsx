@@ -5,6 +5,7 @@ import { endpointProblem, type EndpointField, type FormProblem } from '../../lib
 import { hasSigningSecret } from '../../lib/endpoint-secrets.ts';
 import { generateSecret, VALIDATION_TYPES, type ValidationType } from '../../lib/validation-types.ts';
 import { useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { CustomResponseFields } from './custom-response-fields.tsx';
 import { EndpointTextField } from './endpoint-text-field.tsx';
 
@@ -16,6 +17,7 @@ import { EndpointTextField } from './endpoint-text-field.tsx';
  */
 export function EndpointForm({ onDone }: { onDone: (created: Endpoint | null) => void }) {
   const { endpoints } = useStores();
+  const stopped = useEngineStopped();
   const [name, setName] = useState('');
   const [type, setType] = useState<ValidationType>('none');
   const [secret, setSecret] = useState('');
@@ -139,7 +141,7 @@ export function EndpointForm({ onDone }: { onDone: (created: Endpoint | null) =>
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" {...engineControl(stopped, { disabled: busy })}>
           {busy ? 'Creating…' : 'Create'}
         </button>
         <button type="button" className="secondary" onClick={() => onDone(null)}>

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../api/client.ts';
 import { endpointProblem, type FormProblem } from '../../lib/endpoint-problems.ts';
 import { hookscopeIssuesSecret, secretHint, secretSavedLine } from '../../lib/endpoint-secrets.ts';
 import { useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
 import { EndpointTextField } from './endpoint-text-field.tsx';
 
@@ -15,6 +16,7 @@ import { EndpointTextField } from './endpoint-text-field.tsx';
  */
 export function EndpointSecret({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints } = useStores();
+  const stopped = useEngineStopped();
   const [secret, setSecret] = useState('');
   const [shown, setShown] = useState(false);
   const [problem, setProblem] = useState<FormProblem | null>(null);
@@ -80,11 +82,11 @@ export function EndpointSecret({ endpoint }: { endpoint: Endpoint }) {
           }
         />
         <div className="panel-row">
-          <button type="submit" disabled={busy}>
+          <button type="submit" {...engineControl(stopped, { disabled: busy })}>
             Save secret
           </button>
           {hookscopeIssuesSecret(type) && (
-            <button type="button" className="secondary" onClick={() => void regenerate()}>
+            <button type="button" className="secondary" {...engineControl(stopped)} onClick={() => void regenerate()}>
               Regenerate secret
             </button>
           )}

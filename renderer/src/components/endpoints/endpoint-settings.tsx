@@ -3,6 +3,7 @@ import type { Endpoint } from '../../api/client.ts';
 import { endpointProblem, type EndpointField, type FormProblem } from '../../lib/endpoint-problems.ts';
 import { hasSigningSecret } from '../../lib/endpoint-secrets.ts';
 import { useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { EndpointCustomResponse } from './endpoint-custom-response.tsx';
 import { EndpointSecret } from './endpoint-secret.tsx';
 import { EndpointTextField } from './endpoint-text-field.tsx';
@@ -13,6 +14,7 @@ import { EndpointTextField } from './endpoint-text-field.tsx';
  */
 export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
   const { endpoints } = useStores();
+  const stopped = useEngineStopped();
   const [name, setName] = useState(endpoint.name);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [forwardUrl, setForwardUrl] = useState(endpoint.forwardUrl ?? '');
@@ -104,7 +106,7 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
           </p>
         )}
         <div className="panel-row">
-          <button type="submit" disabled={!changed}>
+          <button type="submit" {...engineControl(stopped, { disabled: !changed })}>
             Save
           </button>
           <label className="inline">
@@ -112,6 +114,7 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
               type="checkbox"
               role="switch"
               checked={active}
+              {...engineControl(stopped)}
               onChange={(e) => {
                 const next = e.target.checked;
                 setActive(next);
@@ -130,6 +133,7 @@ export function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
       <button
         type="button"
         className="secondary danger"
+        {...engineControl(stopped)}
         onClick={() => {
           if (window.confirm(`Delete the endpoint "${endpoint.name}" and all its deliveries for good?`)) {
             // The endpoints pane then stops filtering by it (it is gone from the list).

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { reachWarning } from '../../lib/tunnel-reach.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { EndpointSettings } from './endpoint-settings.tsx';
 import { NewEndpointDialog } from './new-endpoint-dialog.tsx';
 
@@ -13,6 +14,7 @@ export function EndpointsPane() {
   // The chosen endpoint is the deliveries' endpoint filter: one value, never two that could disagree.
   const selectedId = useSlice(deliveries, (s) => s.filter.endpointId);
   const [creating, setCreating] = useState(false);
+  const stopped = useEngineStopped();
   const selected = list.find((e) => e.id === selectedId) ?? null;
   const warning = selected && reachWarning(selected, tunnelStatus);
 
@@ -26,7 +28,7 @@ export function EndpointsPane() {
     <nav className="pane endpoints-pane" aria-label="Endpoints">
       <div className="pane-head">
         <h2>Endpoints</h2>
-        <button type="button" onClick={() => setCreating(true)}>
+        <button type="button" {...engineControl(stopped)} onClick={() => setCreating(true)}>
           New endpoint
         </button>
       </div>
@@ -72,11 +74,19 @@ export function EndpointsPane() {
       {selected && (
         <section className="endpoint-url" aria-label="Receiving URL">
           <h3>Receiving URL</h3>
-          <code>{selected.url}</code>
-          {warning && <p className="reach-warning">{warning}</p>}
+          {/* Still the endpoint's URL, but nothing answers it while the engine is stopped. */}
+          <code className={stopped ? 'not-receiving' : undefined}>{selected.url}</code>
+          {stopped && <p className="not-receiving-mark">not receiving: the engine is stopped</p>}
+          {/* Stopped, nothing reaches it from anywhere: the tunnel's part of that is moot. */}
+          {warning && !stopped && <p className="reach-warning">{warning}</p>}
           <div className="panel-row">
             <CopyButton text={selected.url} label="Copy URL" />
-            <button type="button" className="secondary" onClick={() => void endpoints.getState().sendTest(selected.id)}>
+            <button
+              type="button"
+              className="secondary"
+              {...engineControl(stopped)}
+              onClick={() => void endpoints.getState().sendTest(selected.id)}
+            >
               Send test delivery
             </button>
           </div>

@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../server/api-client/api-client.ts';
 import type { MetricsReport } from '../../lib/metrics-view.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
 import { MetricsScreen } from './metrics-screen.tsx';
 
 // jsdom has no canvas: the charts are uPlot's to draw (seen in the e2e test); here, their text.
@@ -116,5 +117,47 @@ describe('MetricsScreen', () => {
     expect(stores.metrics.getState().open).toBe(true);
     view.unmount();
     expect(stores.metrics.getState().open).toBe(false);
+  });
+
+  test('the engine stopped: the last figures stay, marked stale with their time; Refresh and the windows wait for it', async () => {
+    const { stores, asked } = show();
+    await screen.findByText('7 deliveries in the last 24 hours', { exact: false });
+    const loadedAt = stores.metrics.getState().loadedAt!;
+    const hhmmss = new Date(loadedAt).toTimeString().slice(0, 8);
+    expect(screen.getByText(`Updated ${hhmmss}`)).toBeInTheDocument();
+
+    act(() => stores.live.setState({ state: 'stopped' }));
+    expect(screen.getByText(`Last known figures, from ${hhmmss}; the engine is stopped`)).toBeInTheDocument();
+    expect(screen.queryByText(/^Updated /)).toBeNull();
+    const totals = [...document.querySelectorAll('.totals > div')].map((d) => d.textContent);
+    expect(totals).toEqual(['Received7', 'Success3', 'Failed3', 'Rejected1', 'Success rate42.9%']);
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    expect(refresh).toBeDisabled();
+    expect(refresh.title).toBe(ENGINE_STOPPED_WHY);
+    expect(screen.getByRole('radio', { name: '7d' })).toBeDisabled();
+
+    act(() => stores.live.setState({ state: 'live' }));
+    expect(screen.getByText(`Updated ${hhmmss}`)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+    expect(asked).toEqual(['24h']);
+  });
+
+  test('opened while the engine is stopped, before any figures: it says so, asks nothing, and is not "No metrics yet"', () => {
+    const client = createApiClient({
+      baseUrl: 'http://engine.test',
+      fetch: () => Promise.reject(new Error('offline')),
+    });
+    const stores = createAppStores(client, memory());
+    stores.live.setState({ state: 'stopped' });
+    render(
+      <StoresContext.Provider value={stores}>
+        <MetricsScreen />
+      </StoresContext.Provider>,
+    );
+    expect(
+      screen.getByText('No figures were read before the engine stopped; they load when it is back.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('No metrics yet.')).toBeNull();
+    expect(stores.notices.getState().notices).toEqual([]);
   });
 });

@@ -7,14 +7,18 @@ import { MetricsEndpointsTable } from './metrics-endpoints-table.tsx';
 import { MetricsReplays } from './metrics-replays.tsx';
 import { MetricsTotals } from './metrics-totals.tsx';
 import { TrafficChart } from './traffic-chart.tsx';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { useNow } from '../shared/use-now.ts';
+
+/** A time of day as the screen shows it (HH:MM:SS, local). */
+const clock = (ms: number): string => exactTime(new Date(ms).toISOString()).slice(11);
 
 /**
  * The Metrics screen (`#/metrics`): totals, traffic over time, failures by
  * reason, every endpoint and replay timings for one window. It refreshes by
- * itself while open when deliveries arrive (at most every few seconds, see
- * metrics-store.ts) and on the Refresh button, which also catches rejections:
- * refused deliveries are stored nowhere, so no event announces them.
+ * itself while open when deliveries arrive or are refused (at most every few
+ * seconds, see metrics-store.ts) and on the Refresh button. While the engine is
+ * stopped it keeps the last figures it read, saying from when.
  */
 export function MetricsScreen() {
   const { metrics } = useStores();
@@ -23,6 +27,7 @@ export function MetricsScreen() {
   const loading = useSlice(metrics, (s) => s.loading);
   const loadedAt = useSlice(metrics, (s) => s.loadedAt);
   const now = useNow(10_000);
+  const stopped = useEngineStopped();
 
   useEffect(() => {
     metrics.getState().show(true);
@@ -41,6 +46,7 @@ export function MetricsScreen() {
                 name="metrics-window"
                 value={w}
                 checked={chosen === w}
+                {...engineControl(stopped)}
                 onChange={() => void metrics.getState().setWindow(w)}
               />
               {w}
@@ -48,24 +54,34 @@ export function MetricsScreen() {
           ))}
         </div>
         <span className="spacer" />
-        <span className="meta">
-          {loading
-            ? 'Refreshing…'
-            : loadedAt !== null
-              ? `Updated ${exactTime(new Date(loadedAt).toISOString()).slice(11)}`
-              : ''}
-        </span>
-        <button type="button" className="secondary" onClick={() => void metrics.getState().load()}>
+        {stopped && report !== null && loadedAt !== null ? (
+          <span className="metrics-stale">Last known figures, from {clock(loadedAt)}; the engine is stopped</span>
+        ) : (
+          <span className="meta">
+            {loading ? 'Refreshing…' : loadedAt !== null ? `Updated ${clock(loadedAt)}` : ''}
+          </span>
+        )}
+        <button
+          type="button"
+          className="secondary"
+          {...engineControl(stopped)}
+          onClick={() => void metrics.getState().load()}
+        >
           Refresh
         </button>
       </div>
       {report === null ? (
-        <p className="empty">{loading ? 'Loading metrics…' : 'No metrics yet.'}</p>
+        <p className="empty">
+          {stopped
+            ? 'No figures were read before the engine stopped; they load when it is back.'
+            : loading
+              ? 'Loading metrics…'
+              : 'No metrics yet.'}
+        </p>
       ) : (
         <>
           <p className="hint">
-            Over {windowWords(report.window)}. Updates by itself as deliveries arrive; refused deliveries (inactive
-            endpoint, rate limit) show after a refresh.
+            Over {windowWords(report.window)}. Updates by itself as deliveries arrive or are refused.
           </p>
           <MetricsTotals report={report} />
           <section className="metrics-section" aria-labelledby="traffic-title">

@@ -9,6 +9,7 @@ import {
   type Settings,
 } from '../../lib/settings-fields.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { SettingField } from './setting-field.tsx';
 
 const NOT_OWNER =
@@ -24,6 +25,7 @@ const NOT_OWNER =
 export function SettingsForm({ settings }: { settings: Settings }) {
   const { settings: store } = useStores();
   const saving = useSlice(store, (s) => s.saving);
+  const stopped = useEngineStopped();
   const outcome = useSlice(store, (s) => s.outcome);
   const [draft, setDraft] = useState<Partial<FormValues>>({});
   const saved = formValues(settings);
@@ -78,7 +80,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       ))}
       {editable && (
         <div className="form-actions">
-          <button type="submit" disabled={saving || unchanged}>
+          <button type="submit" {...engineControl(stopped, { disabled: saving || unchanged })}>
             {saving ? 'Saving…' : 'Save'}
           </button>
           {!unchanged && !saving && (

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
 import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
 import type { TunnelStatus } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
 import { TopBar } from './top-bar.tsx';
 
 afterEach(cleanup);
@@ -89,6 +90,44 @@ test('the tunnel line under the bar counts down to the next attempt while the tu
   } finally {
     vi.useRealTimers();
   }
+});
+
+test('the engine stopped: the pill says it, the public URL is marked not receiving, the line says what it means, the switches wait', () => {
+  const client = createApiClient({ baseUrl: 'http://engine.test', fetch: () => Promise.reject(new Error('offline')) });
+  const stores = createAppStores(client, memory());
+  act(() => {
+    stores.tunnel.getState().changed({ ...DEGRADED, state: 'online', lastError: null });
+    stores.session.setState({ status: 'signed-in', owner: true, account: { id: 'acc_1', name: 'local' } });
+  });
+  render(
+    <StoresContext.Provider value={stores}>
+      <TopBar />
+    </StoresContext.Provider>,
+  );
+  const url = screen.getByText('https://quiet-fox.loca.lt');
+  expect(url.className).toBe('public-url');
+  expect(screen.queryByText('not receiving')).toBeNull();
+
+  act(() => stores.live.setState({ state: 'stopped' }));
+  expect(screen.getByText('Engine stopped').className).toBe('pill live-stopped');
+  expect(url.className).toBe('public-url not-receiving');
+  expect(screen.getByText('not receiving')).toBeInTheDocument();
+  expect(screen.getByText('Engine stopped: no sender reaches the public or the local URLs')).toBeInTheDocument();
+  for (const control of [
+    screen.getByRole('switch', { name: 'Tunnel' }),
+    screen.getByRole('button', { name: 'Sign out' }),
+  ]) {
+    expect(control).toBeDisabled();
+    expect(control.title).toBe(ENGINE_STOPPED_WHY);
+  }
+  // Copying the URL needs no engine.
+  expect(screen.getByRole('button', { name: 'Copy public URL' })).toBeEnabled();
+
+  act(() => stores.live.setState({ state: 'reconnecting' }));
+  expect(screen.getByText('Reconnecting').className).toBe('pill live-reconnecting');
+  expect(url.className).toBe('public-url');
+  expect(screen.getByRole('switch', { name: 'Tunnel' })).toBeEnabled();
+  expect(screen.getByText(/^Public URL answering/)).toBeInTheDocument();
 });
 
 describe('against a real engine', () => {

@@ -3,6 +3,7 @@ import type { TunnelStatus } from '../../api/client.ts';
 import type { LiveState } from '../../stores/live-store.ts';
 import type { ThemeChoice } from '../../stores/theme-store.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
+import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { MainNav } from './main-nav.tsx';
 import { TunnelLine } from './tunnel-line.tsx';
 
@@ -10,7 +11,8 @@ const LIVE_WORDS: Record<LiveState, string> = {
   connecting: 'Connecting',
   live: 'Live',
   reconnecting: 'Reconnecting',
-  stopped: 'Stopped',
+  stopped: 'Engine stopped',
+  refused: 'Not live',
 };
 
 const TUNNEL_WORDS: Record<TunnelStatus['state'], string> = {
@@ -31,6 +33,7 @@ export function TopBar() {
   const liveState = useSlice(live, (s) => s.state);
   const liveMessage = useSlice(live, (s) => s.message);
   const choice = useSlice(theme, (s) => s.choice);
+  const stopped = useEngineStopped();
   return (
     <header className="top-bar">
       <div className="top-row">
@@ -43,7 +46,9 @@ export function TopBar() {
             </span>
             {status.url && (
               <>
-                <code className="public-url">{status.url}</code>
+                {/* Still the URL senders have, but nothing answers it while the engine is stopped. */}
+                <code className={stopped ? 'public-url not-receiving' : 'public-url'}>{status.url}</code>
+                {stopped && <span className="not-receiving-mark">not receiving</span>}
                 <CopyButton text={status.url} label="Copy public URL" />
               </>
             )}
@@ -53,6 +58,7 @@ export function TopBar() {
                   type="checkbox"
                   role="switch"
                   checked={status.enabled}
+                  {...engineControl(stopped)}
                   onChange={(e) => void tunnel.getState().setEnabled(e.target.checked)}
                 />
                 Tunnel
@@ -78,7 +84,12 @@ export function TopBar() {
             <span>
               Signed in as <strong>{account.name}</strong>
             </span>
-            <button type="button" className="secondary" onClick={() => void session.getState().signOut()}>
+            <button
+              type="button"
+              className="secondary"
+              {...engineControl(stopped)}
+              onClick={() => void session.getState().signOut()}
+            >
               Sign out
             </button>
           </span>

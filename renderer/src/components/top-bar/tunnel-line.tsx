@@ -1,7 +1,11 @@
 import { useEffect } from 'react';
 import { tunnelLine } from '../../lib/tunnel-reach.ts';
 import { useSlice, useStores } from '../../stores/app-stores.ts';
+import { useEngineStopped } from '../shared/engine-gate.ts';
 import { useNow } from '../shared/use-now.ts';
+
+/** The status shown is the last the engine sent: while it is stopped, nothing answers any URL, whatever that said. */
+const STOPPED_LINE = { tone: 'bad', text: 'Engine stopped: no sender reaches the public or the local URLs' } as const;
 
 /** The engine probes the public URL every 30 s (docs/API.md "Tunnel"); the line asks for the result at that pace. */
 const REREAD_MS = 30_000;
@@ -15,7 +19,8 @@ export function TunnelLine() {
   const { tunnel } = useStores();
   const status = useSlice(tunnel, (s) => s.status);
   const now = useNow(1000);
-  const online = status?.state === 'online';
+  const stopped = useEngineStopped();
+  const online = status?.state === 'online' && !stopped;
   // checkedAt changes with every probe but is not pushed: while online, read it again.
   useEffect(() => {
     if (!online) return;
@@ -23,11 +28,11 @@ export function TunnelLine() {
     return () => clearInterval(t);
   }, [online, tunnel]);
   if (!status) return null;
-  const line = tunnelLine(status, now);
+  const line = stopped ? STOPPED_LINE : tunnelLine(status, now);
   return (
     <p className={`tunnel-line tunnel-line-${line.tone}`}>
       <span className="tunnel-meaning">{line.text}</span>
-      {status.lastError && !online && (
+      {status.lastError && !online && !stopped && (
         <span className="tunnel-reason" title={status.lastError}>
           {status.lastError}
         </span>

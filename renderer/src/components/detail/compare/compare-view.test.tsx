@@ -70,7 +70,7 @@ describe('the comparison of two deliveries', () => {
       `B · Plain · ${exactTime(newer!.receivedAt)} · Not verifiedPOST / (${newer!.id})`,
     ]);
     // "Not verified" is not shown as a success.
-    expect(within(sides).getByText('Not verified').className).toBe('status');
+    expect(within(sides).getByText('Not verified').className).toBe('status neutral');
     expect(within(sides).getByText('Verified (hmac_sha256)').className).toBe('status ok');
     expect(stores.notices.getState().notices).toEqual([]);
   });

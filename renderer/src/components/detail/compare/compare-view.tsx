@@ -1,4 +1,4 @@
-import { verdict } from '../../../lib/format.ts';
+import { verdict, verdictTone } from '../../../lib/format.ts';
 import { exactTime } from '../../../lib/relative-time.ts';
 import type { ComparedDelivery, Comparison } from '../../../stores/compare-store.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
@@ -35,9 +35,7 @@ function SideName({ label, side, row }: { label: string; side: Comparison['a']; 
       {v && (
         <>
           {' · '}
-          <span className={v.result === 'valid' ? 'status ok' : v.result === 'invalid' ? 'status failed' : 'status'}>
-            {verdict(v)}
-          </span>
+          <span className={`status ${verdictTone(v)}`}>{verdict(v)}</span>
         </>
       )}
       <span className="compare-side-request">

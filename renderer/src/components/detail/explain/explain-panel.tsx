@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
 import { CopyButton } from '../../shared/copy-button.tsx';
+import { engineControl, useEngineStopped } from '../../shared/engine-gate.ts';
 
 export function ExplainPanel({ logId }: { logId: string }) {
   const { analysis } = useStores();
   const busy = useSlice(analysis, (s) => s.busy);
+  const stopped = useEngineStopped();
   const result = useSlice(analysis, (s) => (s.logId === logId ? s.analysis : null));
   const problem = useSlice(analysis, (s) => (s.logId === logId ? s.problem : null));
   useEffect(() => {
@@ -18,7 +20,7 @@ export function ExplainPanel({ logId }: { logId: string }) {
         <button
           type="button"
           className="secondary"
-          disabled={busy}
+          {...engineControl(stopped, { disabled: busy })}
           onClick={() => void analysis.getState().explain(logId, true)}
         >
           {busy ? 'Analysing…' : 'Refresh'}

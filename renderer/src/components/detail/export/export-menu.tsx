@@ -3,6 +3,7 @@ import { downloadBytes } from '../../../lib/download.ts';
 import { EXPORT_CHOICES, exportBytes, exportFilename, type DownloadFormat } from '../../../lib/export-file.ts';
 import { menuButtonKey, menuKey } from '../../../lib/menu-keys.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../../shared/engine-gate.ts';
 
 /**
  * "Export": a menu button (WAI-ARIA menu button pattern) whose items download the
@@ -11,6 +12,7 @@ import { useSlice, useStores } from '../../../stores/app-stores.ts';
 export function ExportMenu({ logId }: { logId: string }) {
   const { exports, notices } = useStores();
   const busy = useSlice(exports, (s) => s.busy === logId);
+  const stopped = useEngineStopped();
   // The item to focus while open; null: closed.
   const [focused, setFocused] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -70,7 +72,7 @@ export function ExportMenu({ logId }: { logId: string }) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        disabled={busy}
+        {...engineControl(stopped, { disabled: busy })}
         onClick={() => (open ? close(false) : setFocused(0))}
         onKeyDown={(e) => {
           const first = menuButtonKey(e.key, EXPORT_CHOICES.length);

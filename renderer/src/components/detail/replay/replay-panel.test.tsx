@@ -120,6 +120,37 @@ describe('the replay panel', () => {
     expect(stores.notices.getState().notices).toEqual([]);
   });
 
+  test('opened, it puts the cursor in the target URL; drawn again for another delivery, it leaves focus alone', async () => {
+    const detail = await deliver('/focus');
+    const stores = createAppStores(client, memory());
+    stores.ui.getState().setPanel('replay');
+    show(stores, detail);
+    expect(document.activeElement).toBe(screen.getByLabelText('Target URL'));
+    expect(stores.ui.getState().focusRequest).toBe(null);
+    cleanup();
+    show(stores, detail, true);
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  test('Enter in the target URL sends; in a multi-line box Enter is a new line and Ctrl+Enter sends', async () => {
+    const detail = await deliver('/keys');
+    const stores = createAppStores(client, memory());
+    show(stores, detail, true);
+    const url = screen.getByLabelText('Target URL');
+    fireEvent.change(url, { target: { value: `${target.url}/keys` } });
+    expect(fireEvent.keyDown(url, { key: 'Enter' })).toBe(false);
+    await within(await screen.findByRole('group', { name: 'Replay result' })).findByText('201');
+    await waitFor(() => expect(stores.replay.getState().history).toHaveLength(1));
+
+    const body = screen.getByLabelText('Request body');
+    expect(fireEvent.keyDown(body, { key: 'Enter' })).toBe(true);
+    expect(stores.replay.getState().sending).toBe(false);
+    expect(fireEvent.keyDown(body, { key: 'Enter', ctrlKey: true })).toBe(false);
+    expect(stores.replay.getState().sending).toBe(true);
+    await waitFor(() => expect(stores.replay.getState().history).toHaveLength(2));
+    expect(target.received.map((r) => r.url).slice(-2)).toEqual(['/keys', '/keys']);
+  });
+
   test('the target offered is the one used last: exact for the same sub-path, its base for another, on another endpoint too', async () => {
     const first = await deliver('/retry');
     const second = await deliver('/other');

@@ -1,11 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { LogDetail } from '../../../api/client.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
+import { engineControl, useEngineStopped } from '../../shared/engine-gate.ts';
 import type { HistoryEntry, ReplayRequest } from '../../../stores/replay-store.ts';
 import { ReplayDiffView } from './replay-diff-view.tsx';
 import { ReplayExchangeView } from './replay-exchange.tsx';
 import { ReplayHistory } from './replay-history.tsx';
 import { ReplayOutcome, ReplayResponse, ReplaySentLine } from './replay-outcome.tsx';
+import { sendOnEnter, usePanelFocus } from '../use-panel-focus.ts';
 
 const METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'GET'] as const;
 
@@ -33,6 +35,7 @@ const NO_HISTORY: HistoryEntry[] = [];
 export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean }) {
   const { replay } = useStores();
   const sending = useSlice(replay, (s) => s.sending);
+  const stopped = useEngineStopped();
   const result = useSlice(replay, (s) => (s.logId === detail.id ? s.result : null));
   const history = useSlice(replay, (s) => (s.logId === detail.id ? s.history : NO_HISTORY));
   const exchange = useSlice(replay, (s) => (s.logId === detail.id ? s.exchange : null));
@@ -42,6 +45,8 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
   const [method, setMethod] = useState(detail.method);
   const [headers, setHeaders] = useState(() => headerText(detail));
   const [body, setBody] = useState(detail.bodyEncoding === 'utf8' ? detail.body : '');
+  // The target URL is the first field of both panels: r and e put the cursor there.
+  const targetField = usePanelFocus<HTMLInputElement>();
 
   // The history is read when the panel opens, not when a delivery is selected.
   useEffect(() => {
@@ -62,10 +67,10 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
   return (
     <section className="panel" aria-label={edit ? 'Edit and replay' : 'Replay'}>
       <h3>{edit ? 'Edit and replay' : 'Replay'}</h3>
-      <form onSubmit={submit} className="panel-form">
+      <form onSubmit={submit} onKeyDown={sendOnEnter} className="panel-form">
         <label>
           Target URL
-          <input value={target} type="url" required onChange={(e) => setTarget(e.target.value)} />
+          <input ref={targetField} value={target} type="url" required onChange={(e) => setTarget(e.target.value)} />
         </label>
         <div className="panel-row">
           <label className="inline">
@@ -80,7 +85,7 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
               ))}
             </select>
           </label>
-          <button type="submit" disabled={sending}>
+          <button type="submit" {...engineControl(stopped, { disabled: sending })}>
             {sending ? 'Sending…' : 'Send'}
           </button>
         </div>

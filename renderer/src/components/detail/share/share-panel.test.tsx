@@ -9,8 +9,8 @@ const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
   return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
 };
 
-/** The panel over an engine stand-in that records each share request's body and echoes its choices. */
-function show() {
+/** The panel over an engine stand-in that records each share request's body and echoes its choices; `opened`: as s or Share open it. */
+function show(opened = false) {
   const bodies: unknown[] = [];
   const client = createApiClient({
     baseUrl: 'http://engine.test',
@@ -34,8 +34,10 @@ function show() {
       });
     },
   });
+  const stores = createAppStores(client, memory());
+  if (opened) stores.ui.getState().setPanel('share');
   render(
-    <StoresContext.Provider value={createAppStores(client, memory())}>
+    <StoresContext.Provider value={stores}>
       <SharePanel logId="log_1" />
     </StoresContext.Provider>,
   );
@@ -65,5 +67,15 @@ describe('SharePanel', () => {
     expect(bodies).toEqual([{ expiresInHours: 24, redact: true, redactPath: true }]);
     // The time is shown in the machine's zone: only what follows it is asserted.
     expect(screen.getByLabelText('Share link')).toHaveTextContent(/Expires [^,]+, redacted, path redacted\. No tunnel/);
+  });
+
+  test('opened, the cursor is in its first field; Enter there creates the link', async () => {
+    const { bodies } = show(true);
+    const hours = screen.getByLabelText('Expires in (hours)');
+    expect(document.activeElement).toBe(hours);
+    fireEvent.change(hours, { target: { value: '2' } });
+    expect(fireEvent.keyDown(hours, { key: 'Enter' })).toBe(false);
+    await screen.findByText('http://127.0.0.1:4681/share/tok');
+    expect(bodies).toEqual([{ expiresInHours: 2, redact: true, redactPath: false }]);
   });
 });

@@ -2,14 +2,19 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { exactTime } from '../../../lib/relative-time.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
 import { CopyButton } from '../../shared/copy-button.tsx';
+import { engineControl, useEngineStopped } from '../../shared/engine-gate.ts';
+import { sendOnEnter, usePanelFocus } from '../use-panel-focus.ts';
 
 export function SharePanel({ logId }: { logId: string }) {
   const { share } = useStores();
   const busy = useSlice(share, (s) => s.busy);
+  const stopped = useEngineStopped();
   const link = useSlice(share, (s) => (s.logId === logId ? s.share : null));
   const [hours, setHours] = useState('24');
   const [redact, setRedact] = useState(true);
   const [redactPath, setRedactPath] = useState(false);
+  // s puts the cursor in the first field: the link's lifetime, then Enter creates it.
+  const hoursField = usePanelFocus<HTMLInputElement>();
   useEffect(() => share.getState().open(logId), [share, logId]);
 
   const submit = (e: FormEvent): void => {
@@ -20,11 +25,19 @@ export function SharePanel({ logId }: { logId: string }) {
   return (
     <section className="panel" aria-label="Share">
       <h3>Share</h3>
-      <form onSubmit={submit} className="panel-form">
+      <form onSubmit={submit} onKeyDown={sendOnEnter} className="panel-form">
         <div className="panel-row">
           <label className="inline">
             Expires in (hours)
-            <input type="number" min="1" max="720" step="1" value={hours} onChange={(e) => setHours(e.target.value)} />
+            <input
+              ref={hoursField}
+              type="number"
+              min="1"
+              max="720"
+              step="1"
+              value={hours}
+              onChange={(e) => setHours(e.target.value)}
+            />
           </label>
           <label className="inline">
             <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} />
@@ -34,7 +47,7 @@ export function SharePanel({ logId }: { logId: string }) {
             <input type="checkbox" checked={redactPath} onChange={(e) => setRedactPath(e.target.checked)} />
             Hide path
           </label>
-          <button type="submit" disabled={busy}>
+          <button type="submit" {...engineControl(stopped, { disabled: busy })}>
             Create link
           </button>
         </div>
@@ -52,7 +65,7 @@ export function SharePanel({ logId }: { logId: string }) {
             <button
               type="button"
               className="secondary"
-              disabled={busy}
+              {...engineControl(stopped, { disabled: busy })}
               onClick={() => void share.getState().revoke(logId)}
             >
               Revoke
