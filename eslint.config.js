@@ -153,6 +153,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: composition }] },
   },
   {
+    // The storage backends implement each feature's repository interface (server/<feature>/<feature>-repository.ts).
+    files: ['server/storage/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: serverPatterns.filter((p) => p !== noForeignRepository) }],
+    },
+  },
+  {
     files: ['server/http/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: serverPatterns.filter((p) => p !== noExpress) }],
@@ -174,8 +181,8 @@ export default tseslint.config(
   },
   {
     // Component and store tests start a real engine in-process (tests/helpers/test-engine.ts, or
-    // startEngine itself where a jsdom file cannot load node:test).
-    files: ['renderer/**/*.test.{ts,tsx}'],
+    // renderer/src/test-engine.ts where a jsdom file cannot load node:test).
+    files: ['renderer/**/*.test.{ts,tsx}', 'renderer/src/test-engine.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

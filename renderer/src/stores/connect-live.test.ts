@@ -4,13 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../server/api-client/api-client.ts';
 import { closedPort } from '../../../tests/helpers/closed-port.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
+import { memoryStorage } from '../test-engine.ts';
 import { createAppStores } from './app-stores.ts';
 import { connectLive } from './connect-live.ts';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** connectLive against a real engine: what another client does reaches this page's stores through /api/events. */
 describe('connectLive', () => {
@@ -35,7 +31,7 @@ describe('connectLive', () => {
       },
     });
     const asked = (path: string) => requests.filter((r) => new URL(r.url).pathname === path);
-    return { stores: createAppStores(client, memory()), asked };
+    return { stores: createAppStores(client, memoryStorage()), asked };
   };
   const deliver = async (body: string): Promise<string> => {
     const r = await t.deliver(`/webhook/${ep}`, { body, headers: { 'content-type': 'application/json' } });
@@ -177,7 +173,7 @@ describe('connectLive across an engine restart', () => {
         return fetch(request);
       },
     });
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     stores.session.setState({ status: 'signed-in' });
     const stop = connectLive(stores);
     const reads = (): string[] => requests.filter((p) => p !== '/api/events').sort();

@@ -4,13 +4,9 @@ import { createApiClient } from '../../../server/api-client/api-client.ts';
 import { startTestEngine, type TestEngine } from '../../../tests/helpers/test-engine.ts';
 import { closedPort } from '../../../tests/helpers/closed-port.ts';
 import { TargetServer, type Reply } from '../../../tests/helpers/target-server.ts';
+import { memoryStorage } from '../test-engine.ts';
 import { createNoticesStore } from './notices-store.ts';
 import { createReplayStore } from './replay-store.ts';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** The replay store's response diff, against a real engine and a real target answering differently each time. */
 describe('the replay store: comparing two replays', () => {
@@ -37,7 +33,7 @@ describe('the replay store: comparing two replays', () => {
   const makeStore = () => {
     const notices = createNoticesStore();
     const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
-    return { store: createReplayStore(client, notices.getState(), memory()), notices };
+    return { store: createReplayStore(client, notices.getState(), memoryStorage()), notices };
   };
 
   test('two replays, then their diff: status, headers and body, b compared with a', async () => {
@@ -90,7 +86,7 @@ describe('the replay store: comparing two replays', () => {
         return fetch(request);
       },
     });
-    const store = createReplayStore(client, notices.getState(), memory());
+    const store = createReplayStore(client, notices.getState(), memoryStorage());
     await store.getState().open(logId);
     const before = store.getState().history;
     expect(before.length).toBeGreaterThan(0);
@@ -142,7 +138,7 @@ describe('the replay store: outcomes, the request sent, the target remembered', 
     await t.stop();
   });
 
-  const makeStore = (storage = memory()) => {
+  const makeStore = (storage = memoryStorage()) => {
     const notices = createNoticesStore();
     const client = createApiClient({ baseUrl: t.engine.apiUrl, token: t.token });
     return { store: createReplayStore(client, notices.getState(), storage), notices };
@@ -229,7 +225,7 @@ describe('the replay store: outcomes, the request sent, the target remembered', 
   });
 
   test('the target offered is the most recent one used: per endpoint, else for any endpoint, else localhost:3000', async () => {
-    const storage = memory();
+    const storage = memoryStorage();
     const { store } = makeStore(storage);
     expect(store.getState().targetFor(endpointId, '/retry')).toBe('http://localhost:3000/retry');
     await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/hooks/retry` });

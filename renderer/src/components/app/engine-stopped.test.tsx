@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import type { Endpoint } from '../../api/client.ts';
 import { createAppStores, StoresContext, type AppStores } from '../../stores/app-stores.ts';
 import type { LiveState } from '../../stores/live-store.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { DeliveriesEmpty } from '../deliveries/onboarding.tsx';
 import { SelectionBar } from '../deliveries/selection-bar.tsx';
 import { DetailActions } from '../detail/detail-actions.tsx';
@@ -20,11 +16,6 @@ import { SettingsScreen } from '../settings/settings-screen.tsx';
 import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
 import { EngineStoppedAlert } from './engine-stopped-alert.tsx';
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
-
 const SENTENCE = 'The engine stopped; nothing is being received';
 
 /**
@@ -33,38 +24,34 @@ const SENTENCE = 'The engine stopped; nothing is being received';
  * a real engine stopped and started again).
  */
 describe('while the engine is stopped', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
   let stores: AppStores;
   let logIds: string[];
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-stopped-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-stopped-');
+    client = running.client;
     const endpoint = await client.post('/api/endpoints', {
       body: { name: 'Orders', validationType: 'hmac_sha256', webhookSecret: 'stopped-test-secret' },
     });
     logIds = [];
     // Unsigned: failed verifications, which the engine can explain.
     for (const n of [1, 2]) {
-      const res = await fetch(`${engine.receiverUrl}/webhook/${endpoint.id}`, { method: 'POST', body: `{"n":${n}}` });
+      const res = await fetch(`${running.engine.receiverUrl}/webhook/${endpoint.id}`, {
+        method: 'POST',
+        body: `{"n":${n}}`,
+      });
       logIds.push(((await res.json()) as { error: { details: { logId: string } } }).error.details.logId);
     }
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(cleanup);
 
   const setLive = (state: LiveState): void => act(() => stores.live.setState({ state }));
 
   const showInspector = async (): Promise<void> => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     await stores.endpoints.getState().load();
     await stores.deliveries.getState().setFilter({ endpointId: stores.endpoints.getState().endpoints[0]!.id });
     await stores.selection.getState().select(logIds[0]!);
@@ -167,7 +154,7 @@ describe('while the engine is stopped', () => {
   });
 
   test("Settings' Save is disabled while stopped, the edit kept; enabled again once back", async () => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     render(
       <StoresContext.Provider value={stores}>
         <SettingsScreen />
@@ -186,7 +173,7 @@ describe('while the engine is stopped', () => {
   });
 
   test("the open panels' Send, Create link, Revoke and Refresh wait for the engine too", async () => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     await stores.selection.getState().select(logIds[0]!);
     render(
       <StoresContext.Provider value={stores}>
@@ -218,7 +205,7 @@ describe('while the engine is stopped', () => {
   });
 
   test('the first steps: Create endpoint, the URL to send to (marked) and Send test delivery', () => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     stores.endpoints.setState({ loaded: true, endpoints: [] });
     render(
       <StoresContext.Provider value={stores}>
@@ -256,7 +243,7 @@ describe('while the engine is stopped', () => {
   });
 
   test('Settings opened while stopped says so and asks nothing (no error notice); read once the engine is back', async () => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     const get = vi.spyOn(client, 'get');
     setLive('stopped');
     try {

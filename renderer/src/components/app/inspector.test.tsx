@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { browserClient, type LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { Inspector } from './inspector.tsx';
 
 // The screens a test breaks: each throws while its name is in `broken`, and is itself otherwise (vi.mock is hoisted, so these are too).
@@ -24,14 +25,9 @@ vi.mock('../deliveries/deliveries-pane.tsx', () => breakable('../deliveries/deli
 vi.mock('../metrics/metrics-screen.tsx', () => breakable('../metrics/metrics-screen.tsx', 'MetricsScreen'));
 vi.mock('../settings/settings-screen.tsx', () => breakable('../settings/settings-screen.tsx', 'SettingsScreen'));
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
-
 function showInspector(hash = '#/') {
   window.location.hash = hash;
-  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
   render(
     <StoresContext.Provider value={stores}>
       <Inspector />
@@ -52,7 +48,7 @@ describe('the inspector, when a pane fails', () => {
 
   test('a delivery that breaks the detail pane leaves the endpoints and the deliveries working', () => {
     window.location.hash = '#/';
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     // A detail missing its headers: the detail pane throws drawing it.
     stores.selection.setState({ selectedId: 'log_1', detail: { id: 'log_1', query: {} } as unknown as LogDetail });
     render(

@@ -2,6 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { browserClient } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 
 // jsdom has no modal dialogs: opening one here just sets `open` (Chromium's own is seen in tests/e2e/keyboard.test.ts).
@@ -11,16 +12,11 @@ beforeAll(() => {
   };
 });
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
-
 describe('the shortcuts dialog', () => {
   afterEach(cleanup);
 
   test('lists every key as the keyboard names it, the arrows beside j and k, and the keys of the list and the panels', () => {
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     stores.ui.getState().setShortcutsOpen(true);
     render(
       <StoresContext.Provider value={stores}>

@@ -1,25 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { act, cleanup, render, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext, type AppStores } from '../../stores/app-stores.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { Inspector } from './inspector.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** The address keeps the endpoint chosen and the delivery open, so a reload (a new page on that address) keeps both. */
 describe('the address of the deliveries screen', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
   let orders: string;
   let plain: string;
@@ -31,19 +19,15 @@ describe('the address of the deliveries screen', () => {
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-deep-link-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-deep-link-');
+    client = running.client;
     const a = await client.post('/api/endpoints', { body: { name: 'Orders', validationType: 'none' } });
     const b = await client.post('/api/endpoints', { body: { name: 'Plain', validationType: 'none' } });
     [orders, plain] = [a.id, b.id];
     ordersLog = await deliver(a.url);
     await deliver(b.url);
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(() => {
     cleanup();
     window.history.replaceState(null, '', window.location.pathname);
@@ -52,7 +36,7 @@ describe('the address of the deliveries screen', () => {
   /** A page opened at `hash`, as a reload opens it: fresh stores, the endpoints read as the live stream's backfill does. */
   const openAt = (hash: string): AppStores => {
     window.history.replaceState(null, '', hash);
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     void stores.endpoints.getState().load();
     render(
       <StoresContext.Provider value={stores}>

@@ -3,14 +3,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext, useStores, type AppStores } from '../../stores/app-stores.ts';
 import { startEngineProcess, type EngineProcess } from '../../test-engine-process.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { DeliveriesPane } from '../deliveries/deliveries-pane.tsx';
 import { DetailPane } from '../detail/detail-pane.tsx';
 import { useShortcuts } from './use-shortcuts.ts';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 function Keys() {
   useShortcuts(useStores());
@@ -73,7 +69,7 @@ describe('the keyboard', () => {
 
   /** The list and the detail, with /b open and focus on the page. */
   async function show(open: string | null = '/b'): Promise<AppStores> {
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     await stores.deliveries.getState().load();
     stores.selection.getState().setFollowing(false);
     render(

@@ -2,12 +2,9 @@ import { renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { browserClient, type LogSummary } from '../../api/client.ts';
 import { createAppStores } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { useUnreadTitle } from './use-unread-title.ts';
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 const setVisibility = (state: 'hidden' | 'visible'): void => {
   Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
   document.dispatchEvent(new Event('visibilitychange'));
@@ -19,7 +16,7 @@ describe('the unread count in the title', () => {
 
   test('counts live deliveries while the window is hidden, and clears when it is seen', () => {
     // Nothing is fetched: a live delivery matching the (default) filter is added in place.
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     renderHook(() => useUnreadTitle(stores));
     document.title = 'Hookscope';
     stores.deliveries.getState().received(log('log_seen'));

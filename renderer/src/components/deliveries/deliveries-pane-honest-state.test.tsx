@@ -3,12 +3,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { browserClient, type Endpoint, type LogSummary } from '../../api/client.ts';
 import { ALL_DELIVERIES } from '../../lib/delivery-filter.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { DeliveriesPane } from './deliveries-pane.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const log = (n: number, endpointId: string): LogSummary =>
   ({
@@ -36,7 +32,7 @@ function giveLayout(): void {
 }
 
 function showPane(logs: LogSummary[], endpointId: string | null = null) {
-  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
   stores.endpoints.setState({
     endpoints: [endpoint('ep_a', 'Stripe payments'), endpoint('ep_b', 'GitHub')],
     loaded: true,

@@ -3,12 +3,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { browserClient, type Endpoint } from '../../api/client.ts';
 import type { Refusals } from '../../lib/refusal-lines.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { RefusalsRow } from './refusals-row.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const COUNTS: Refusals = {
   window: '1m',
@@ -38,7 +34,7 @@ const COUNTS: Refusals = {
 
 function show() {
   // Nothing is asked of an engine here: the counts are handed to the store as an event would.
-  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
   stores.endpoints.setState({
     loaded: true,
     endpoints: [{ id: 'ep_orders', name: 'Orders' } as Endpoint, { id: 'ep_legacy', name: 'Legacy' } as Endpoint],

@@ -2,18 +2,15 @@ import { renderHook } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import { browserClient, type LogSummary } from '../../api/client.ts';
 import { createAppStores } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { useFollowNewest } from './use-follow-newest.ts';
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 const log = (id: string): LogSummary => ({ id, endpointId: 'ep_1', status: 'success' }) as LogSummary;
 
 /** "Follow newest" across the two stores it watches: the list's arrivals and the selection's choice. */
 describe('following the newest delivery', () => {
   const follow = () => {
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     // What following opened, and how: the detail itself is not the point here.
     const opened: [string | null, boolean][] = [];
     stores.selection.setState({

@@ -1,37 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import type { LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { DetailPane } from './detail-pane.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** "Answered to the sender" in the detail, for deliveries a real engine received: what the sender got. */
 describe('the answer card', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-answer-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-answer-');
+    client = running.client;
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(cleanup);
 
   /** Sends `body` to the endpoint's receiver URL: what the sender got, and the detail of the log it stored. */
@@ -47,7 +31,7 @@ describe('the answer card', () => {
     return { got, detail };
   };
   const showDetail = (detail: LogDetail) => {
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     stores.selection.setState({ selectedId: detail.id, detail });
     render(
       <StoresContext.Provider value={stores}>

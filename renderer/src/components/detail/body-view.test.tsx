@@ -4,16 +4,12 @@ import type { LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
 import { LARGE_BODY_CHARS } from '../../lib/body-views.ts';
 import { formatBytes } from '../../lib/format.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { BodyView } from './body-view.tsx';
 import { browserClient } from '../../api/client.ts';
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
-
 function show(detail: Partial<LogDetail>) {
-  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+  const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
   const full = {
     id: 'log_1',
     contentType: null,
@@ -268,7 +264,7 @@ describe('BodyView: XML, hex, a folded large body, a view that fails', () => {
 
   test('a large body opened by Follow newest stays folded until asked for; opened by the user, it shows at once', () => {
     const body = JSON.stringify({ data: 'x'.repeat(LARGE_BODY_CHARS) });
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     stores.selection.setState({ openedByFollowing: true });
     const detail = {
       id: 'log_1',

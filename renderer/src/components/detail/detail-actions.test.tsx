@@ -2,13 +2,9 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, test } from 'vitest';
 import { browserClient, type LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext, useSlice, type AppStores } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { useShortcuts } from '../app/use-shortcuts.ts';
 import { DetailActions } from './detail-actions.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const detail = {
   id: 'log_1',
@@ -34,7 +30,7 @@ describe('Explain in the delivery actions', () => {
 
   test('offered as the engine says (the detail, then a log.updated event), and selecting reads no replay history', () => {
     // No engine answers here: a request would be a notice, and the replay store's open() is counted.
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     let historyReads = 0;
     stores.replay.setState({ open: async () => void historyReads++ });
     stores.selection.setState({ selectedId: 'log_1', detail });

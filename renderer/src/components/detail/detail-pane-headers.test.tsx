@@ -2,12 +2,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { browserClient, type LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { DetailPane } from './detail-pane.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** A header value as the engine stores it: the UTF-8 bytes received, one latin1 character per byte (as Node gives them). */
 const received = (text: string): string => String.fromCharCode(...new TextEncoder().encode(text));
@@ -42,7 +38,7 @@ describe('header values in the detail', () => {
   afterEach(cleanup);
 
   test('a UTF-8 value reads as sent, not as Latin-1 mojibake; Copy copies that text; other bytes stay as they are', async () => {
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     stores.selection.setState({ selectedId: 'log_1', detail });
     render(
       <StoresContext.Provider value={stores}>

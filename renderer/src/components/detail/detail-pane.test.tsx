@@ -2,12 +2,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { browserClient, type LogDetail } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { DetailPane } from './detail-pane.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const detail = {
   id: 'log_1',
@@ -55,7 +51,7 @@ describe('the delivery detail', () => {
   afterEach(cleanup);
 
   test('bidi controls in the request line, headers, query and verdict show as markers; Copy copies the exact value', async () => {
-    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memory());
+    const stores = createAppStores(browserClient('http://127.0.0.1:9'), memoryStorage());
     stores.selection.setState({ selectedId: 'log_1', detail });
     render(
       <StoresContext.Provider value={stores}>

@@ -1,42 +1,26 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { EndpointCustomResponse } from './endpoint-custom-response.tsx';
 import { EndpointForm } from './endpoint-form.tsx';
 
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
-
 /** The custom response fields in both forms, against a real engine: the delay typed is the delay the engine keeps. */
 describe('the custom response fields', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-form-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-form-');
+    client = running.client;
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(cleanup);
 
   test('a delay typed as 1500 in the milliseconds field is saved as delayMs 1500, and shown back as 1500 ms', async () => {
     const { id } = await client.post('/api/endpoints', { body: { name: 'slow', validationType: 'none' } });
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     await stores.endpoints.getState().load();
     const endpoint = () => stores.endpoints.getState().endpoints.find((e) => e.id === id)!;
     // As endpoint settings shows it: with the endpoint as the store holds it now.
@@ -62,7 +46,7 @@ describe('the custom response fields', () => {
   });
 
   test('the New endpoint form creates the endpoint with the delay as typed in milliseconds', async () => {
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     let created: string | null = null;
     render(
       <StoresContext.Provider value={stores}>

@@ -1,21 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import { exactTime } from '../../lib/relative-time.ts';
 import { createAppStores, StoresContext, useSlice, useStores, type AppStores } from '../../stores/app-stores.ts';
 import type { NewEndpoint } from '../../stores/endpoints-store.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { EndpointSettings } from './endpoint-settings.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** Endpoint settings as the pane shows them: for the endpoint as the store holds it now. */
 function Settings({ id }: { id: string }) {
@@ -26,28 +17,21 @@ function Settings({ id }: { id: string }) {
 
 /** Endpoint settings against a real engine: the secret set in place, Regenerate only where Hookscope issues it, the forward URL. */
 describe('endpoint settings', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
   let current: AppStores;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-settings-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-settings-');
+    client = running.client;
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(cleanup);
 
   /** Creates the endpoint through the API and shows its settings, with fresh stores. */
   const open = async (body: NewEndpoint) => {
     const created = await client.post('/api/endpoints', { body });
-    current = createAppStores(client, memory());
+    current = createAppStores(client, memoryStorage());
     await current.endpoints.getState().load();
     render(
       <StoresContext.Provider value={current}>

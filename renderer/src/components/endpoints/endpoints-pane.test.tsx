@@ -1,19 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
+import type { ApiClient } from '../../../../server/api-client/api-client.ts';
 import type { TunnelStatus } from '../../api/client.ts';
 import { createAppStores, StoresContext, type AppStores } from '../../stores/app-stores.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { EndpointsPane } from './endpoints-pane.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 // jsdom has no modal dialogs: opening one here just sets `open` (Chromium's own is seen in the e2e test).
 beforeAll(() => {
@@ -27,26 +18,19 @@ beforeAll(() => {
 
 /** The endpoints pane against a real engine: the New endpoint dialog and what it says, the warning under a local URL. */
 describe('the endpoints pane', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
   let client: ApiClient;
   let stores: AppStores;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-pane-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
-    client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
+    running = await startTestEngine('hookscope-pane-');
+    client = running.client;
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
   afterEach(cleanup);
 
   const show = async (): Promise<void> => {
-    stores = createAppStores(client, memory());
+    stores = createAppStores(client, memoryStorage());
     await Promise.all([stores.endpoints.getState().load(), stores.tunnel.getState().load()]);
     render(
       <StoresContext.Provider value={stores}>

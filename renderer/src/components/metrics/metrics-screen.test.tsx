@@ -3,16 +3,12 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../server/api-client/api-client.ts';
 import type { MetricsReport } from '../../lib/metrics-view.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
 import { MetricsScreen } from './metrics-screen.tsx';
 
 // jsdom has no canvas: the charts are uPlot's to draw (seen in the e2e test); here, their text.
 vi.mock('./uplot-chart.tsx', () => ({ UplotChart: () => <div data-testid="chart" /> }));
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 function report(window: MetricsReport['window']): MetricsReport {
   return {
@@ -64,7 +60,7 @@ function show() {
       });
     },
   });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   const view = render(
     <StoresContext.Provider value={stores}>
       <MetricsScreen />
@@ -147,7 +143,7 @@ describe('MetricsScreen', () => {
       baseUrl: 'http://engine.test',
       fetch: () => Promise.reject(new Error('offline')),
     });
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     stores.live.setState({ state: 'stopped' });
     render(
       <StoresContext.Provider value={stores}>

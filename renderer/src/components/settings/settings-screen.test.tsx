@@ -4,12 +4,8 @@ import { createApiClient } from '../../../../server/api-client/api-client.ts';
 import type { Settings } from '../../lib/settings-fields.ts';
 import { sampleSettings } from '../../lib/settings-sample.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { SettingsScreen } from './settings-screen.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -31,7 +27,7 @@ function show(
       return json(200, { success: true, data: settings });
     },
   });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   render(
     <StoresContext.Provider value={stores}>
       <SettingsScreen />

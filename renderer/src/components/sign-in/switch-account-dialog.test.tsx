@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage } from '../../test-engine.ts';
 import { SwitchAccountDialog } from './switch-account-dialog.tsx';
 import { TopBar } from '../top-bar/top-bar.tsx';
 
@@ -14,11 +15,6 @@ beforeAll(() => {
     this.open = false;
   };
 });
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -55,7 +51,7 @@ function engine() {
       return json(200, { success: true, data: {} });
     },
   });
-  return { stores: createAppStores(client, memory()), calls };
+  return { stores: createAppStores(client, memoryStorage()), calls };
 }
 
 function show(stores: ReturnType<typeof engine>['stores'], reload = vi.fn()) {

@@ -1,22 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../server/api-client/api-client.ts';
-import { DEFAULT_CONFIG } from '../../../../server/config/config.ts';
-import { startEngine, type Engine } from '../../../../server/engine/engine.ts';
 import type { TunnelStatus } from '../../api/client.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
+import { memoryStorage, startTestEngine, type ComponentEngine } from '../../test-engine.ts';
 import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
 import { TopBar } from './top-bar.tsx';
 
 afterEach(cleanup);
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const DEGRADED: TunnelStatus = {
   state: 'degraded',
@@ -37,7 +28,7 @@ const DEGRADED: TunnelStatus = {
 test('a degraded tunnel: the pill says it is failing, the line under it what that means, the reason beside it, and the public URL stays', () => {
   // The top bar only reads the stores here; nothing is fetched.
   const client = createApiClient({ baseUrl: 'http://engine.test', fetch: () => Promise.reject(new Error('offline')) });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   act(() => stores.tunnel.getState().changed(DEGRADED));
   render(
     <StoresContext.Provider value={stores}>
@@ -59,7 +50,7 @@ test('the tunnel line under the bar counts down to the next attempt while the tu
       baseUrl: 'http://engine.test',
       fetch: () => Promise.reject(new Error('offline')),
     });
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     const lastError = 'The tunnel server did not answer within 20 s.';
     act(() =>
       stores.tunnel.getState().changed({
@@ -94,7 +85,7 @@ test('the tunnel line under the bar counts down to the next attempt while the tu
 
 test('the engine stopped: the pill says it, the public URL is marked not receiving, the line says what it means, the switches wait', () => {
   const client = createApiClient({ baseUrl: 'http://engine.test', fetch: () => Promise.reject(new Error('offline')) });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   act(() => {
     stores.tunnel.getState().changed({ ...DEGRADED, state: 'online', lastError: null });
     stores.session.setState({ status: 'signed-in', owner: true, account: { id: 'acc_1', name: 'local' } });
@@ -131,23 +122,16 @@ test('the engine stopped: the pill says it, the public URL is marked not receivi
 });
 
 describe('against a real engine', () => {
-  // A real engine on free ports. Not tests/helpers/test-engine.ts: it imports node:test, which
-  // vite cannot resolve for this jsdom file.
-  let dataDir: string;
-  let engine: Engine;
+  let running: ComponentEngine;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'hookscope-top-bar-'));
-    engine = await startEngine({ ...DEFAULT_CONFIG, dataDir, apiPort: 0, receiverPort: 0 });
+    running = await startTestEngine('hookscope-top-bar-');
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => running?.stop());
 
   test('while online the line says how long ago the public URL answered, and reads the status again every 30 s', async () => {
-    const client = createApiClient({ baseUrl: engine.apiUrl, token: await engine.issueToken() });
-    const stores = createAppStores(client, memory());
+    const { client } = running;
+    const stores = createAppStores(client, memoryStorage());
     // Only the intervals are faked: the engine in this process keeps its own timers and clock.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {

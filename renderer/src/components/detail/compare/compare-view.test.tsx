@@ -4,13 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { exactTime } from '../../../lib/relative-time.ts';
 import { createAppStores, StoresContext, useSlice, type AppStores } from '../../../stores/app-stores.ts';
 import { startEngineProcess, type EngineProcess } from '../../../test-engine-process.ts';
+import { memoryStorage } from '../../../test-engine.ts';
 import { SelectionBar } from '../../deliveries/selection-bar.tsx';
 import { CompareView } from './compare-view.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const SECRET = 'whsec_c29tZSBzZWNyZXQgZm9yIHRoZSBjb21wYXJlIHRlc3Q=';
 
@@ -51,7 +47,7 @@ describe('the comparison of two deliveries', () => {
     await send(signed.id, first, createHmac('sha256', SECRET).update(first).digest('hex'));
     await send(plain.id, '{"order":2}');
 
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     await stores.endpoints.getState().load();
     await stores.deliveries.getState().load();
     const [newer, older] = stores.deliveries.getState().logs;

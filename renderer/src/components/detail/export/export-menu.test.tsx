@@ -2,12 +2,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createApiClient } from '../../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext } from '../../../stores/app-stores.ts';
+import { memoryStorage } from '../../../test-engine.ts';
 import { ExportMenu } from './export-menu.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 const HAR = '{"log":{"entries":[{"request":{"method":"POST"}}]}}\n';
 
@@ -37,7 +33,7 @@ function show(answer: 'har' | 'refuse' = 'har') {
       });
     },
   });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   render(
     <StoresContext.Provider value={stores}>
       <ExportMenu logId="log_1" />

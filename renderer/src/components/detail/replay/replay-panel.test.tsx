@@ -7,12 +7,8 @@ import type { LogDetail } from '../../../api/client.ts';
 import { exactTime } from '../../../lib/relative-time.ts';
 import { createAppStores, StoresContext, type AppStores } from '../../../stores/app-stores.ts';
 import { startEngineProcess, type EngineProcess } from '../../../test-engine-process.ts';
+import { memoryStorage } from '../../../test-engine.ts';
 import { ReplayPanel } from './replay-panel.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** The replay panel against a real engine and real targets: what the user sees of each attempt. */
 describe('the replay panel', () => {
@@ -54,7 +50,7 @@ describe('the replay panel', () => {
 
   test('a refused connection shows inline: the engine’s sentence, the target and the time; no notice; in the history too', async () => {
     const detail = await deliver('/retry');
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     show(stores, detail);
     const url = `${closed.url}/retry`;
     fireEvent.change(screen.getByLabelText('Target URL'), { target: { value: url } });
@@ -76,7 +72,7 @@ describe('the replay panel', () => {
 
   test('an edited replay is tagged; View shows the request as sent (headers in order, the body cut at 64 KiB) beside the response', async () => {
     const detail = await deliver('/edited');
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     show(stores, detail, true);
     fireEvent.change(screen.getByLabelText('Target URL'), { target: { value: `${target.url}/edited` } });
     fireEvent.change(screen.getByLabelText('Request body'), { target: { value: 'y'.repeat(70_000) } });
@@ -122,7 +118,7 @@ describe('the replay panel', () => {
 
   test('opened, it puts the cursor in the target URL; drawn again for another delivery, it leaves focus alone', async () => {
     const detail = await deliver('/focus');
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     stores.ui.getState().setPanel('replay');
     show(stores, detail);
     expect(document.activeElement).toBe(screen.getByLabelText('Target URL'));
@@ -134,7 +130,7 @@ describe('the replay panel', () => {
 
   test('Enter in the target URL sends; in a multi-line box Enter is a new line and Ctrl+Enter sends', async () => {
     const detail = await deliver('/keys');
-    const stores = createAppStores(client, memory());
+    const stores = createAppStores(client, memoryStorage());
     show(stores, detail, true);
     const url = screen.getByLabelText('Target URL');
     fireEvent.change(url, { target: { value: `${target.url}/keys` } });
@@ -156,7 +152,7 @@ describe('the replay panel', () => {
     const second = await deliver('/other');
     const { id: otherEndpoint } = await client.post('/api/endpoints', { body: { name: 'b', validationType: 'none' } });
     const third = await deliver('/', otherEndpoint);
-    const storage = memory();
+    const storage = memoryStorage();
     const stores = createAppStores(client, storage);
     show(stores, first);
     expect(screen.getByLabelText<HTMLInputElement>('Target URL').value).toBe('http://localhost:3000/retry');

@@ -2,12 +2,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createApiClient } from '../../../../../server/api-client/api-client.ts';
 import { createAppStores, StoresContext } from '../../../stores/app-stores.ts';
+import { memoryStorage } from '../../../test-engine.ts';
 import { SharePanel } from './share-panel.tsx';
-
-const memory = (): Pick<Storage, 'getItem' | 'setItem'> => {
-  const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v) };
-};
 
 /** The panel over an engine stand-in that records each share request's body and echoes its choices; `opened`: as s or Share open it. */
 function show(opened = false) {
@@ -34,7 +30,7 @@ function show(opened = false) {
       });
     },
   });
-  const stores = createAppStores(client, memory());
+  const stores = createAppStores(client, memoryStorage());
   if (opened) stores.ui.getState().setPanel('share');
   render(
     <StoresContext.Provider value={stores}>
