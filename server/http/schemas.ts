@@ -3,17 +3,27 @@ import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 
 /** Reusable request-schema pieces, so every route words its errors the same way. */
 
+/**
+ * PostgreSQL's text cannot hold U+0000, which the embedded store would keep: a name
+ * or description holding it is refused on both backends, so a record never stores
+ * on one and fails on the other.
+ */
+const noNul = (field: string) =>
+  [(s: string) => !s.includes('\u0000'), { error: `${field} must not contain the NUL character (U+0000).` }] as const;
+
 export const requiredString = (field: string, max: number) =>
   z
     .string({ error: (i) => (i.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
     .trim()
     .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` });
+    .max(max, { error: `${field} must be at most ${max} characters.` })
+    .refine(...noNul(field));
 
 export const optionalText = (field: string, max: number) =>
   z
     .string({ error: `${field} must be a string or null.` })
     .max(max, { error: `${field} must be at most ${max} characters.` })
+    .refine(...noNul(field))
     .nullable()
     .optional();
 

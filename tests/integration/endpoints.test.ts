@@ -85,6 +85,8 @@ describe('endpoint management', () => {
       [{ name: 'a', validationType: 'stripe', webhookSecret: 'abc', toleranceSeconds: 0 }, 'toleranceSeconds'],
       [{ name: 'a', validationType: 'hmac', webhookSecret: 'abc', toleranceSeconds: 30 }, 'toleranceSeconds'],
       [[1, 2], 'body'],
+      [{ name: 'a\u0000b', validationType: 'none' }, 'name'],
+      [{ name: 'a', validationType: 'none', description: 'x\u0000' }, 'description'],
     ];
     for (const [body, field] of cases) {
       const r = await call('POST', '/api/endpoints', body);
@@ -153,6 +155,13 @@ describe('endpoint management', () => {
     const badName = await call('PATCH', `/api/endpoints/${id}`, { name: '' });
     assert.equal(badName.status, 400);
     assert.match(badName.body.error.message, /name/);
+    // PostgreSQL's text cannot hold NUL: refused on every backend alike, with the field named.
+    const nul = await call('PATCH', `/api/endpoints/${id}`, { description: 'a\u0000' });
+    assert.equal(nul.status, 400);
+    assert.equal(
+      nul.body.error.message,
+      'Invalid request body "description": description must not contain the NUL character (U+0000).',
+    );
     assert.equal(
       (await call('GET', `/api/endpoints/${id}`)).body.data.name,
       'renamed',
