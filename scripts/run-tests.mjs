@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the test tiers with Node's own test runner under tsx.
-// Usage: node scripts/run-tests.mjs [unit|integration|reliability|e2e ...]
+// Usage: node scripts/run-tests.mjs [unit|contract|integration|reliability|e2e ...]
 // Node 20's --test does not expand globs, so the files are listed here.
 //
 // Time limits: each test has its own (60 s unless it declares more; see
@@ -13,6 +13,10 @@
 // runs the renderer's component and store tests (vitest), and the e2e tier builds
 // the renderer first, since it drives the built UI.
 //
+// The contract tier (tests/contract) runs each storage contract suite against
+// every backend, PostgreSQL included: tests/helpers/postgres.ts starts a cluster,
+// or uses HOOKSCOPE_TEST_DATABASE_URL (.ci/run exports one for the whole run).
+//
 // The output streams through as TAP; the last line is `N passed, N failed`
 // summed over every tier (cancelled tests count as failed), and the exit code
 // is non-zero on any failure, including a tier with no test file.
@@ -23,7 +27,7 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const root = new URL('..', import.meta.url).pathname;
-const allTiers = ['unit', 'integration', 'reliability', 'e2e'];
+const allTiers = ['unit', 'contract', 'integration', 'reliability', 'e2e'];
 const tiers = process.argv.slice(2).length ? process.argv.slice(2) : allTiers;
 const FILE_BACKSTOP_MS = 15 * 60 * 1000;
 

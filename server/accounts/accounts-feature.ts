@@ -1,12 +1,12 @@
 import type { AccountContext } from '../auth/account-context.ts';
-import type { Store } from '../store/store-types.ts';
 import type { Clock } from '../support/clock.ts';
 import { accountsMigrations } from './accounts-migrations.ts';
-import { AccountsRepository } from './accounts-repository.ts';
+import type { AccountsRepository } from './accounts-repository.ts';
 import { AccountsService } from './accounts-service.ts';
 
 export interface AccountsFeatureDeps {
-  store: Store;
+  /** Whichever backend the engine built (server/storage/). */
+  repo: AccountsRepository;
   clock: Clock;
   /** Created on start if missing: the account of a token minted on this machine. */
   localAccount: AccountContext;
@@ -14,7 +14,7 @@ export interface AccountsFeatureDeps {
 
 /** Accounts the engine knows (tokens name them; engine-wide events go to each). */
 export function accountsFeature(deps: AccountsFeatureDeps) {
-  const service = new AccountsService(new AccountsRepository(deps.store), deps.clock);
+  const service = new AccountsService(deps.repo, deps.clock);
   return {
     name: 'accounts',
     migrations: accountsMigrations,

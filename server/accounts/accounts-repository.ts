@@ -1,22 +1,19 @@
-import type { Store } from '../store/store-types.ts';
+/**
+ * Where accounts are stored: what AccountsService needs, whatever the backend
+ * (server/storage/sqljs/accounts-sqljs.ts, server/storage/postgres/accounts-postgres.ts).
+ * tests/contract/accounts-contract.ts holds every backend to this contract.
+ *
+ * An account is created on first use (AccountsService.ensure), possibly by two
+ * requests or two engine instances at once, so inserting is idempotent.
+ */
+export interface AccountsRepository {
+  /**
+   * Stores the account unless one with this id exists. An existing account keeps
+   * its name and createdAt (a second insert with another name changes nothing)
+   * and the call does not fail.
+   */
+  insertIfMissing(id: string, name: string, createdAt: number): Promise<void>;
 
-export interface AccountRow {
-  id: string;
-  name: string;
-  created_at: number;
-}
-
-export class AccountsRepository {
-  constructor(private readonly store: Store) {}
-
-  async insertIfMissing(id: string, name: string, createdAt: number): Promise<void> {
-    await this.store.write([
-      { sql: 'INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)', params: [id, name, createdAt] },
-    ]);
-  }
-
-  async allIds(): Promise<string[]> {
-    const rows = await this.store.all<{ id: string }>('SELECT id FROM accounts');
-    return rows.map((r) => r.id);
-  }
+  /** The id of every stored account, each once, in no particular order (the service keeps them as a set). */
+  allIds(): Promise<string[]>;
 }

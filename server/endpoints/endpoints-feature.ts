@@ -5,12 +5,15 @@ import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
 import { EndpointDependents } from './endpoint-dependents.ts';
 import { endpointsMigrations } from './endpoints-migrations.ts';
-import { EndpointsRepository } from './endpoints-repository.ts';
+import type { EndpointsRepository } from './endpoints-repository.ts';
 import { endpointsRoutes } from './endpoints-routes.ts';
 import { EndpointsService, type EndpointsServiceDeps } from './endpoints-service.ts';
 import { TestDeliveryService } from './test-delivery-service.ts';
 
 export interface EndpointsFeatureDeps {
+  /** Whichever backend the engine built (server/storage/). */
+  repo: EndpointsRepository;
+  /** For its checkpoint hook: previous secrets are erased before every snapshot. */
   store: Store;
   clock: Clock;
   random: Random;
@@ -27,7 +30,7 @@ export interface EndpointsFeatureDeps {
  */
 export function endpointsFeature(deps: EndpointsFeatureDeps) {
   const dependents = new EndpointDependents();
-  const service = new EndpointsService({ ...deps, repo: new EndpointsRepository(deps.store), dependents });
+  const service = new EndpointsService({ ...deps, dependents });
   const testDelivery = new TestDeliveryService({
     endpoints: service,
     urls: deps.urls,

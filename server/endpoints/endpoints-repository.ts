@@ -1,119 +1,42 @@
-import type { Store } from '../store/store-types.ts';
-import type { CustomResponse } from './custom-response.ts';
 import type { EndpointRecord } from './endpoint-types.ts';
-import type { ValidationType } from './validation-types.ts';
 
-interface EndpointRow {
-  id: string;
-  account_id: string;
-  name: string;
-  description: string | null;
-  validation_type: string;
-  secret: string | null;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  signature_header: string | null;
-  tolerance_seconds: number | null;
-  forward_url: string | null;
-  custom_response: string | null;
-  is_active: number;
-  created_at: number;
-  updated_at: number;
-}
+/**
+ * Where endpoints are stored: what EndpointsService needs, whatever the backend
+ * (server/storage/sqljs/endpoints-sqljs.ts, server/storage/postgres/endpoints-postgres.ts).
+ * tests/contract/endpoints-contract.ts holds every backend to this contract.
+ *
+ * Records come back exactly as written: every string byte for byte (null and ''
+ * kept apart), numbers as numbers, `customResponse` equal to the one written
+ * (its headers in order, case and repeats as given). Ownership is checked by the
+ * service against its in-memory table before a call; the repository scopes
+ * `update` and `delete` by account as well, so a wrong id can never reach
+ * another account's endpoint.
+ */
+export interface EndpointsRepository {
+  /** Every endpoint of every account, in no particular order (the service indexes them by id at start). */
+  all(): Promise<EndpointRecord[]>;
 
-const COLUMNS = `id, account_id, name, description, validation_type, secret, previous_secret,
-  previous_secret_expires_at, signature_header, tolerance_seconds, forward_url, custom_response, is_active, created_at,
-  updated_at`;
+  /** Stores a new endpoint; its id is new (the service makes it). */
+  insert(e: EndpointRecord): Promise<void>;
 
-const fromRow = (r: EndpointRow): EndpointRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  name: r.name,
-  description: r.description,
-  validationType: r.validation_type as ValidationType,
-  secret: r.secret,
-  previousSecret: r.previous_secret,
-  previousSecretExpiresAt: r.previous_secret_expires_at,
-  signatureHeader: r.signature_header,
-  toleranceSeconds: r.tolerance_seconds,
-  forwardUrl: r.forward_url,
-  // Written by toParams from a validated CustomResponse; JSON keeps the whole answer in one column.
-  customResponse: r.custom_response === null ? null : (JSON.parse(r.custom_response) as CustomResponse),
-  isActive: r.is_active === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+  /**
+   * Writes every mutable column of the endpoint `e.id` owned by `e.accountId`:
+   * name, description, secret, previousSecret, previousSecretExpiresAt,
+   * signatureHeader, toleranceSeconds, forwardUrl, customResponse, isActive and
+   * updatedAt. accountId, validationType and createdAt stay as inserted. When no
+   * endpoint has that id in that account, nothing changes and nothing fails.
+   */
+  update(e: EndpointRecord): Promise<void>;
 
-const toParams = (e: EndpointRecord) => [
-  e.id,
-  e.accountId,
-  e.name,
-  e.description,
-  e.validationType,
-  e.secret,
-  e.previousSecret,
-  e.previousSecretExpiresAt,
-  e.signatureHeader,
-  e.toleranceSeconds,
-  e.forwardUrl,
-  e.customResponse === null ? null : JSON.stringify(e.customResponse),
-  e.isActive ? 1 : 0,
-  e.createdAt,
-  e.updatedAt,
-];
+  /**
+   * Sets previousSecret to null on the listed endpoints whose
+   * previousSecretExpiresAt is at or before `expiredBy`; their expiry stays
+   * (remediation dates the rotation by it). Unlisted endpoints, and listed ones
+   * whose grace runs later (a regenerate rotated a secret out meanwhile), keep
+   * theirs. Housekeeping across accounts: the ids come from the service's table.
+   */
+  erasePreviousSecrets(ids: string[], expiredBy: number): Promise<void>;
 
-export class EndpointsRepository {
-  constructor(private readonly store: Store) {}
-
-  async all(): Promise<EndpointRecord[]> {
-    return (await this.store.all<EndpointRow>(`SELECT ${COLUMNS} FROM endpoints`)).map(fromRow);
-  }
-
-  async insert(e: EndpointRecord): Promise<void> {
-    await this.store.write([
-      {
-        sql: `INSERT INTO endpoints (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: toParams(e),
-      },
-    ]);
-  }
-
-  /** Writes every mutable column; the service computes the new record. */
-  async update(e: EndpointRecord): Promise<void> {
-    await this.store.write([
-      {
-        sql: `UPDATE endpoints SET name = ?, description = ?, secret = ?, previous_secret = ?,
-                previous_secret_expires_at = ?, signature_header = ?, tolerance_seconds = ?, forward_url = ?,
-                custom_response = ?, is_active = ?, updated_at = ?
-              WHERE id = ? AND account_id = ?`,
-        params: [
-          e.name,
-          e.description,
-          e.secret,
-          e.previousSecret,
-          e.previousSecretExpiresAt,
-          e.signatureHeader,
-          e.toleranceSeconds,
-          e.forwardUrl,
-          e.customResponse === null ? null : JSON.stringify(e.customResponse),
-          e.isActive ? 1 : 0,
-          e.updatedAt,
-          e.id,
-          e.accountId,
-        ],
-      },
-    ]);
-  }
-
-  /** Forgets a rotated-out secret whose grace is over; its expiry stays (remediation dates the rotation by it). */
-  async erasePreviousSecrets(ids: string[], expiredBy: number): Promise<void> {
-    if (ids.length === 0) return;
-    // The expiry condition spares a secret a regenerate rotated out meanwhile (its grace has just begun).
-    const sql = 'UPDATE endpoints SET previous_secret = NULL WHERE id = ? AND previous_secret_expires_at <= ?';
-    await this.store.write(ids.map((id) => ({ sql, params: [id, expiredBy] })));
-  }
-
-  async delete(accountId: string, id: string): Promise<void> {
-    await this.store.write([{ sql: 'DELETE FROM endpoints WHERE id = ? AND account_id = ?', params: [id, accountId] }]);
-  }
+  /** Removes the endpoint `id` of `accountId`; another account's, or none, changes nothing and does not fail. */
+  delete(accountId: string, id: string): Promise<void>;
 }

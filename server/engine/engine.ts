@@ -30,6 +30,9 @@ import { LiveSettings } from '../settings/live-settings.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
 import { shareFeature } from '../share/share-feature.ts';
 import { SqljsStore } from '../store/sqljs-store.ts';
+import { SqljsAccountsRepository } from '../storage/sqljs/accounts-sqljs.ts';
+import { SqljsEndpointsRepository } from '../storage/sqljs/endpoints-sqljs.ts';
+import { SqljsRemediationRepository } from '../storage/sqljs/remediation-sqljs.ts';
 import { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, systemClock, type Clock } from '../support/clock.ts';
 import { IdGenerator } from '../support/ids.ts';
@@ -154,11 +157,19 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const settings = new LiveSettings(config);
 
     // The features, each after those it uses. Everything below is derived from this list.
+    // Accounts, endpoints and remediation get their repositories built here, where the backend is chosen
+    // (server/storage/); the other features still build theirs from the store until they move behind interfaces.
     const accounts = listed(
-      accountsFeature({ ...core, localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT } }),
+      accountsFeature({
+        ...core,
+        repo: new SqljsAccountsRepository(store),
+        localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT },
+      }),
     );
     const session = listed(sessionFeature({ ...core, sessionTtlMs: config.sessionTtlMs }));
-    const endpoints = listed(endpointsFeature({ ...core, secretGraceMs: config.secretGraceMs }));
+    const endpoints = listed(
+      endpointsFeature({ ...core, repo: new SqljsEndpointsRepository(store), secretGraceMs: config.secretGraceMs }),
+    );
     // Logs and replay tell of what only remediation, built after them (it reads both), can judge: whether
     // a delivery can be explained. They reach it through these functions, first called once the engine is
     // wired (requests, a resumed forward queue), like the OpenAPI document's `routes` below.
@@ -209,6 +220,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       remediationFeature({
         ...core,
         ...readers,
+        repo: new SqljsRemediationRepository(store),
         limits: {
           maxBodyBytes: config.maxBodyBytes,
           requestTimeoutMs: config.receiver.requestTimeoutMs,

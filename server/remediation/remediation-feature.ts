@@ -1,16 +1,13 @@
-import type { Store } from '../store/store-types.ts';
 import { remediationMigrations } from './remediation-migrations.ts';
-import { RemediationRepository } from './remediation-repository.ts';
 import { remediationRoutes } from './remediation-routes.ts';
 import { RemediationService, type RemediationServiceDeps } from './remediation-service.ts';
 
-export interface RemediationFeatureDeps extends Omit<RemediationServiceDeps, 'repo'> {
-  store: Store;
-}
+/** `repo` is whichever backend the engine built (server/storage/). */
+export type RemediationFeatureDeps = RemediationServiceDeps;
 
 /** Why a delivery failed and how to fix it: stored analyses, `explain`. */
 export function remediationFeature(deps: RemediationFeatureDeps) {
-  const service = new RemediationService({ ...deps, repo: new RemediationRepository(deps.store) });
+  const service = new RemediationService(deps);
   return {
     name: 'remediation',
     migrations: remediationMigrations,

@@ -1,42 +1,37 @@
-import type { Store } from '../store/store-types.ts';
 import type { Analysis } from './remediation-schemas.ts';
 
 /** The stored form: the analysis without `cached`, which describes the answer, not the analysis. */
 export type StoredAnalysis = Omit<Analysis, 'cached'>;
 
-export class RemediationRepository {
-  constructor(private readonly store: Store) {}
+/**
+ * Where analyses are stored: what RemediationService needs, whatever the backend
+ * (server/storage/sqljs/remediation-sqljs.ts, server/storage/postgres/remediation-postgres.ts).
+ * tests/contract/remediation-contract.ts holds every backend to this contract.
+ *
+ * One analysis per log, keyed by its `logId` (log ids are unique across accounts).
+ * An analysis comes back exactly as saved, as its JSON: every string byte for
+ * byte, numbers as written, keys in the order written; a key whose value is
+ * `undefined` is not stored, as JSON.stringify leaves it out. Every read and
+ * delete is scoped by account: another account's analysis is never found or removed.
+ *
+ * An analysis lives no longer than its log. In sql.js a trigger on `logs`
+ * (analyses_follow_logs, server/remediation/remediation-migrations.ts) deletes
+ * it with its log. PostgreSQL has no logs table yet, so nothing removes its
+ * analyses when logs go; when logs move behind an interface, the PostgreSQL
+ * table gets a foreign key to them with ON DELETE CASCADE (or both backends a
+ * `logsDeleted` hook), and the sql.js trigger gives way to that one mechanism.
+ */
+export interface RemediationRepository {
+  /** The analysis of log `logId` saved by `accountId`, or undefined when there is none (another account's included). */
+  find(accountId: string, logId: string): Promise<StoredAnalysis | undefined>;
 
-  async find(accountId: string, logId: string): Promise<StoredAnalysis | undefined> {
-    const row = await this.store.get<{ analysis: string }>(
-      'SELECT analysis FROM remediation_analyses WHERE account_id = ? AND log_id = ?',
-      [accountId, logId],
-    );
-    return row ? (JSON.parse(row.analysis) as StoredAnalysis) : undefined;
-  }
+  /**
+   * Stores `analysis` for its log, replacing the one saved before (a refresh):
+   * the log keeps one analysis. `endpointId` is the log's endpoint, for
+   * deleteForEndpoint; `createdAt` is when it was made, in epoch milliseconds.
+   */
+  save(accountId: string, endpointId: string, analysis: StoredAnalysis, createdAt: number): Promise<void>;
 
-  async save(accountId: string, endpointId: string, analysis: StoredAnalysis, createdAt: number): Promise<void> {
-    await this.store.write(
-      [
-        {
-          sql: `INSERT INTO remediation_analyses (log_id, account_id, endpoint_id, analysis, created_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (log_id) DO UPDATE SET analysis = excluded.analysis, created_at = excluded.created_at`,
-          params: [analysis.logId, accountId, endpointId, JSON.stringify(analysis), createdAt],
-        },
-      ],
-      'applied',
-    );
-  }
-
-  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
-    await this.store.write(
-      [
-        {
-          sql: 'DELETE FROM remediation_analyses WHERE account_id = ? AND endpoint_id = ?',
-          params: [accountId, endpointId],
-        },
-      ],
-      'applied',
-    );
-  }
+  /** Removes every analysis of `accountId`'s endpoint `endpointId`; other endpoints' and accounts' stay. */
+  deleteForEndpoint(accountId: string, endpointId: string): Promise<void>;
 }

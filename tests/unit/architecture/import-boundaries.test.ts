@@ -52,6 +52,13 @@ describe('import boundaries (eslint.config.js)', () => {
       [],
     );
     assert.deepEqual(await violations('server/engine/probe.ts', foreign), []);
+    // The storage backends implement the features' repository interfaces; store internals stay closed to them.
+    const fromBackend = "import type { EndpointsRepository } from '../../endpoints/endpoints-repository.ts';";
+    assert.deepEqual(await violations('server/storage/postgres/probe.ts', fromBackend), []);
+    assert.equal(
+      (await violations('server/storage/sqljs/probe.ts', "import { Journal } from '../../store/journal.ts';")).length,
+      1,
+    );
   });
 
   test('store internals only in the store (its types are public)', async () => {

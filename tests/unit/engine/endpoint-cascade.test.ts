@@ -6,6 +6,7 @@ import { remediationFeature } from '../../../server/remediation/remediation-feat
 import { replayFeature } from '../../../server/replay/replay-feature.ts';
 import { shareFeature } from '../../../server/share/share-feature.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsRemediationRepository } from '../../../server/storage/sqljs/remediation-sqljs.ts';
 import { BaseUrls } from '../../../server/support/base-urls.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
@@ -57,7 +58,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
     const share = shareFeature({ ...core, store, logs: logs.service, reportFault: () => 'err_unused' });
     const remediation = remediationFeature({
       ...core,
-      store,
+      repo: new SqljsRemediationRepository(store),
       logs: logs.service,
       endpoints,
       replays: replay.service,
