@@ -198,6 +198,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description SIGN_IN_RATE_LIMITED: too many sign-in attempts from this address this minute (Retry-After says when to try again) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
         /** @description An engine fault; details.errorId finds it in logs/engine.log. */
         500: {
           headers: {
@@ -372,6 +381,15 @@ export interface paths {
         };
         /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description SIGN_IN_RATE_LIMITED: too many sign-in attempts from this address this minute (Retry-After says when to try again) */
+        429: {
           headers: {
             [name: string]: unknown;
           };

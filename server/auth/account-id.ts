@@ -17,8 +17,11 @@ export function accountIdFor(name: string): string {
   return `acct_${out}`;
 }
 
+/** What an account name may be (`--user`, `--owner`). */
+export const ACCOUNT_NAME_RE = /^[A-Za-z0-9._@-]{1,64}$/;
+
 export function validateAccountName(name: string): void {
-  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
+  if (!ACCOUNT_NAME_RE.test(name)) {
     throw new ConfigError(`--user must be 1 to 64 letters, digits or . _ @ - (got "${name}").`, '--user');
   }
 }

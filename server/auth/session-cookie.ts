@@ -47,25 +47,28 @@ export function sessionFromCookies(header: string | undefined): string | undefin
 /**
  * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (no
  * other site's request carries it), host-only and path `/` (the API origin alone).
- * Not `Secure`: the engine speaks plain HTTP on loopback.
+ * `Secure` when the engine is reached through an https public URL (a team
+ * server's proxy); not on a laptop, where the engine speaks plain HTTP on loopback.
  */
-export function sessionSetCookie(sessionId: string, maxAgeMs: number): string {
+export function sessionSetCookie(sessionId: string, maxAgeMs: number, secure: boolean): string {
   return stringifySetCookie({
     name: SESSION_COOKIE,
     value: sessionId,
     httpOnly: true,
+    secure,
     sameSite: 'strict',
     path: '/',
     maxAge: Math.floor(maxAgeMs / 1000),
   });
 }
 
-/** `Set-Cookie` that removes the session (sign-out). */
-export function sessionClearCookie(): string {
+/** `Set-Cookie` that removes the session (sign-out); `secure` as the cookie it replaces. */
+export function sessionClearCookie(secure: boolean): string {
   return stringifySetCookie({
     name: SESSION_COOKIE,
     value: '',
     httpOnly: true,
+    secure,
     sameSite: 'strict',
     path: '/',
     maxAge: 0,

@@ -4,17 +4,25 @@ import { ConfigError } from '../errors/config-error.ts';
 import { parseDuration } from './durations.ts';
 import { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
+import { ACCOUNT_NAME_RE, LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import {
   absoluteHttpUrl,
+  accountName,
+  bindHost,
+  isBindHost,
   llmApiKey,
   llmModel,
   llmUrl,
   port,
   positiveInt,
+  publicOrigin,
+  publicUrl,
   rateLimitPerSecond,
+  signInPerMinute,
   SUBDOMAIN_RE,
   tunnelSubdomain,
 } from './config-rules.ts';
+import { isLoopbackHost, OFF_LOOPBACK_SIGN_IN_PER_MINUTE, refuseTunnelWithPublicUrl } from './serving-config.ts';
 import { settingSources, type SettingSources } from './setting-origins.ts';
 
 export interface EngineConfig {
@@ -42,8 +50,20 @@ export interface EngineConfig {
   sseHeartbeatMs: number;
   /** Open `GET /api/events` streams one account may hold at once; beyond it 429. */
   maxEventStreamsPerAccount: number;
-  /** Set by the tunnel while it is online. */
+  /**
+   * The configured public URL (`--public-url`, an origin): the base of receiving URLs,
+   * share links and sign-in links, and the one host the API's Host check accepts
+   * beside loopback. Null: local URLs, or the tunnel's while it is online.
+   */
   publicBaseUrl: string | null;
+  /** The account that may change engine-wide settings (`--owner`); default the local account. */
+  owner: string;
+  /**
+   * Sign-in attempts (code redemptions and sign-in links minted over HTTP) per
+   * minute per source address; beyond it 429. 0 = off, the default while the API
+   * listens on loopback only.
+   */
+  signInRateLimit: { perMinute: number };
   /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
   forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
   /**
@@ -131,6 +151,8 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   sseHeartbeatMs: 15_000,
   maxEventStreamsPerAccount: 20,
   publicBaseUrl: null,
+  owner: LOCAL_ACCOUNT,
+  signInRateLimit: { perMinute: 0 },
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
   tunnel: {
@@ -154,7 +176,43 @@ export const CONFIG_DOC = [
     env: 'HOOKSCOPE_API_PORT',
     flag: '--api-port',
     default: '4680',
-    description: 'API port on 127.0.0.1 (0 = free port)',
+    description: 'API port (0 = free port)',
+  },
+  {
+    key: 'apiHost',
+    env: 'HOOKSCOPE_API_HOST',
+    flag: '--api-host',
+    default: '127.0.0.1',
+    description: 'address the API listens on (a team server: 0.0.0.0, with --public-url)',
+  },
+  {
+    key: 'receiverHost',
+    env: 'HOOKSCOPE_RECEIVER_HOST',
+    flag: '--receiver-host',
+    default: '127.0.0.1',
+    description: 'address the receiver listens on',
+  },
+  {
+    key: 'publicUrl',
+    env: 'HOOKSCOPE_PUBLIC_URL',
+    flag: '--public-url',
+    default: '(none)',
+    description:
+      'origin a reverse proxy serves the engine at: base of receiving, share and sign-in URLs; the one extra host the API accepts',
+  },
+  {
+    key: 'owner',
+    env: 'HOOKSCOPE_OWNER',
+    flag: '--owner',
+    default: 'local',
+    description: 'account that may change engine-wide settings (tunnel, retention, rate limit, LLM)',
+  },
+  {
+    key: 'signInRateLimit.perMinute',
+    env: 'HOOKSCOPE_SIGN_IN_RATE_LIMIT',
+    flag: null,
+    default: '20 off loopback, else 0',
+    description: 'sign-in attempts per minute per source address (then 429; 0 = off)',
   },
   {
     key: 'receiverPort',
@@ -338,7 +396,12 @@ const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
 
 /** What config.json may hold; `PATCH /api/settings` checks the whole file against it before writing. */
 export const ConfigFileSchema = z.strictObject({
+  apiHost: bindHost.optional(),
   apiPort: port.optional(),
+  receiverHost: bindHost.optional(),
+  publicUrl: publicUrl.optional(),
+  owner: accountName.optional(),
+  signInRateLimit: z.strictObject({ perMinute: signInPerMinute.optional() }).optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
   retention: z
@@ -405,7 +468,17 @@ type FileConfig = z.output<typeof ConfigFileSchema>;
 
 export interface ConfigInput {
   dataDir: string;
-  flags?: { apiPort?: number; receiverPort?: number; tunnel?: boolean; tunnelHost?: string; subdomain?: string };
+  flags?: {
+    apiHost?: string;
+    apiPort?: number;
+    receiverHost?: string;
+    receiverPort?: number;
+    publicUrl?: string;
+    owner?: string;
+    tunnel?: boolean;
+    tunnelHost?: string;
+    subdomain?: string;
+  };
   env?: NodeJS.ProcessEnv;
   file?: unknown;
 }
@@ -456,8 +529,18 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   const d = DEFAULT_CONFIG;
   const ft = file.tunnel ?? {};
   const fr = file.receiver ?? {};
+  const serving = resolveServing(flags, fromEnv, file);
+  const tunnelEnabled = flags.tunnel ?? ft.enabled ?? d.tunnel.enabled;
+  refuseTunnelWithPublicUrl(serving.publicBaseUrl, tunnelEnabled);
   return {
     ...d,
+    ...serving,
+    signInRateLimit: {
+      perMinute:
+        envInt('HOOKSCOPE_SIGN_IN_RATE_LIMIT', 0, 1_000_000_000) ??
+        file.signInRateLimit?.perMinute ??
+        (isLoopbackHost(serving.apiHost) ? 0 : OFF_LOOPBACK_SIGN_IN_PER_MINUTE),
+    },
     dataDir: input.dataDir,
     apiPort: input.flags?.apiPort ?? envInt('HOOKSCOPE_API_PORT', 0, 65535) ?? file.apiPort ?? d.apiPort,
     receiverPort:
@@ -507,7 +590,7 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
       file.maxEventStreamsPerAccount ??
       d.maxEventStreamsPerAccount,
     tunnel: {
-      enabled: flags.tunnel ?? ft.enabled ?? d.tunnel.enabled,
+      enabled: tunnelEnabled,
       host: flags.tunnelHost ?? envTunnelHost ?? ft.host ?? d.tunnel.host,
       subdomain: flags.subdomain ?? ft.subdomain ?? d.tunnel.subdomain,
       probeOrigin: ft.probeOrigin ?? d.tunnel.probeOrigin,
@@ -528,6 +611,55 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
       ...(env.HOOKSCOPE_LLM_API_KEY ? { envApiKey: env.HOOKSCOPE_LLM_API_KEY } : {}),
     },
     sources: settingSources({ flags, env, file }),
+  };
+}
+
+type EnvReader = <T>(name: string, parse: (v: string) => T) => T | undefined;
+
+const HOST_RULE = 'must be an IP address (such as 0.0.0.0 or 127.0.0.1) or a host name';
+const PUBLIC_URL_RULE =
+  'must be an absolute http:// or https:// URL with no path, query or fragment, such as https://hooks.example.com';
+const OWNER_RULE = 'must be 1 to 64 letters, digits or . _ @ -';
+
+/** Where the listeners bind, the public URL and the owner: flags > environment > config.json > defaults. */
+function resolveServing(
+  flags: NonNullable<ConfigInput['flags']>,
+  fromEnv: EnvReader,
+  file: FileConfig,
+): Pick<EngineConfig, 'apiHost' | 'receiverHost' | 'publicBaseUrl' | 'owner'> {
+  // The flag, else the variable, through the same check: `normalize` answers null for a value breaking `rule`.
+  const read = (
+    flag: string,
+    value: string | undefined,
+    env: string,
+    normalize: (v: string) => string | null,
+    rule: string,
+  ) => {
+    if (value !== undefined) {
+      const v = normalize(value);
+      if (v === null) throw new ConfigError(`${flag} ${rule} (got "${value}").`, flag);
+      return v;
+    }
+    return fromEnv(env, (raw) => {
+      const v = normalize(raw);
+      if (v === null) throw new Error(`${rule} (got "${raw}").`);
+      return v;
+    });
+  };
+  const host = (v: string) => (isBindHost(v) ? v : null);
+  const owner = (v: string) => (ACCOUNT_NAME_RE.test(v) ? v : null);
+  const d = DEFAULT_CONFIG;
+  return {
+    apiHost: read('--api-host', flags.apiHost, 'HOOKSCOPE_API_HOST', host, HOST_RULE) ?? file.apiHost ?? d.apiHost,
+    receiverHost:
+      read('--receiver-host', flags.receiverHost, 'HOOKSCOPE_RECEIVER_HOST', host, HOST_RULE) ??
+      file.receiverHost ??
+      d.receiverHost,
+    publicBaseUrl:
+      read('--public-url', flags.publicUrl, 'HOOKSCOPE_PUBLIC_URL', publicOrigin, PUBLIC_URL_RULE) ??
+      file.publicUrl ??
+      d.publicBaseUrl,
+    owner: read('--owner', flags.owner, 'HOOKSCOPE_OWNER', owner, OWNER_RULE) ?? file.owner ?? d.owner,
   };
 }
 

@@ -77,7 +77,7 @@ export interface Engine {
   readonly tunnel: TunnelService;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
-  /** A one-time sign-in link to the UI for the local account (the serve banner's `Open` line). */
+  /** A one-time sign-in link to the UI for the owner account (the serve banner's `Open` line). */
   signInUrl(): string;
   /** The routes mounted on the API app, as Express holds them (for the contract test). */
   mountedRoutes(): MountedRoute[];
@@ -166,7 +166,15 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT },
       }),
     );
-    const session = listed(sessionFeature({ ...core, sessionTtlMs: config.sessionTtlMs }));
+    const session = listed(
+      sessionFeature({
+        ...core,
+        sessionTtlMs: config.sessionTtlMs,
+        owner: config.owner,
+        publicUrl: config.publicBaseUrl,
+        signInPerMinute: config.signInRateLimit.perMinute,
+      }),
+    );
     const endpoints = listed(
       endpointsFeature({ ...core, repo: new SqljsEndpointsRepository(store), secretGraceMs: config.secretGraceMs }),
     );
@@ -198,6 +206,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         config: config.tunnel,
         dataDir: config.dataDir,
         accounts: accounts.service,
+        owner: config.owner,
         logger,
         onPublicUrl: (publicUrl) => writeRuntimeFile(config.dataDir, { ...runtimeInfo, publicUrl }),
       }),
@@ -239,6 +248,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         tunnel: tunnel.service,
         accounts: accounts.service,
         events,
+        owner: config.owner,
       }),
     );
     const live = listed(
@@ -306,6 +316,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       apiPort: config.apiPort,
       receiverHost: config.receiverHost,
       receiverPort: config.receiverPort,
+      publicUrl: config.publicBaseUrl,
       apiApp,
       receiver: (req, res, door) => receiver.service.handle(req, res, door),
       share: share.page,
@@ -352,7 +363,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) =>
         tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
-      signInUrl: () => session.service.issueLink({ id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT }).url,
+      signInUrl: () => session.service.issueLink({ id: accountIdFor(config.owner), name: config.owner }).url,
       checkpoint: async () => {
         await store.checkpoint();
       },

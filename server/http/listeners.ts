@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo, Socket } from 'node:net';
 import { AppError, ForbiddenError, NotFoundError, RequestTimeoutError, ValidationError } from '../errors/app-errors.ts';
 import { rawErrorResponse, sendData, sendError } from './envelope.ts';
-import { isAllowedApiHost } from './host-check.ts';
+import { apiHostCheck } from './host-check.ts';
 import { timeHeadersFromFirstByte } from './headers-from-first-byte.ts';
 import { ListenError } from './listen-error.ts';
 
@@ -20,6 +20,8 @@ export interface ListenerOptions {
   apiPort: number;
   receiverHost: string;
   receiverPort: number;
+  /** The team server's public URL (`--public-url`): the one host the API accepts beside loopback names. */
+  publicUrl: string | null;
   /** Express app for everything on the API listener that is not a delivery. */
   apiApp: RequestListener;
   receiver: DeliveryHandler;
@@ -45,7 +47,7 @@ const isShare = (url: string | undefined): boolean => url !== undefined && url.s
 
 /**
  * Two listeners, one security boundary (DESIGN.md "Two listeners"):
- * the private API listener on loopback with a Host check, and the public
+ * the private API listener (on loopback, or behind a team server's proxy) with a Host check, and the public
  * receiver listener serving only deliveries, share pages and a health check,
  * so no /api path ever answers through the tunnel.
  *
@@ -56,15 +58,15 @@ const isShare = (url: string | undefined): boolean => url !== undefined && url.s
  * listener keeps Node's own timers, which cost nothing on the hot path.
  */
 export async function startListeners(o: ListenerOptions): Promise<RunningListeners> {
+  const isAllowedApiHost = apiHostCheck(o.publicUrl);
+  const allowedNames =
+    o.publicUrl === null ? '127.0.0.1 or localhost' : `${new URL(o.publicUrl).host}, 127.0.0.1 or localhost`;
   const api = createServer((req, res) => {
     if (!isAllowedApiHost(req.headers.host)) {
       req.resume();
       sendError(
         res,
-        new ForbiddenError(
-          `Host "${req.headers.host ?? ''}" is not allowed; use 127.0.0.1 or localhost.`,
-          'FORBIDDEN_HOST',
-        ),
+        new ForbiddenError(`Host "${req.headers.host ?? ''}" is not allowed; use ${allowedNames}.`, 'FORBIDDEN_HOST'),
       );
       return;
     }
@@ -228,9 +230,17 @@ function listen(server: Server, host: string, port: number, what: string, flag: 
 }
 
 function urlOf(server: Server, host: string): string {
-  const { port } = server.address() as AddressInfo;
-  const h = host.includes(':') ? `[${host}]` : host;
-  return `http://${h}:${port}`;
+  return localUrl(host, (server.address() as AddressInfo).port);
+}
+
+/**
+ * The URL this machine reaches a listener at. A listener bound to every interface
+ * (`0.0.0.0`, `::`) is named by loopback: `http://0.0.0.0:4680` is no address to
+ * send to, and the API's Host check would refuse the CLI's `Host: 0.0.0.0`.
+ */
+export function localUrl(host: string, port: number): string {
+  const named = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
 }
 
 function closeServer(server: Server): Promise<void> {

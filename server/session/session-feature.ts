@@ -7,6 +7,7 @@ import { SessionRepository } from './session-repository.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { SessionService } from './session-service.ts';
 import { SignInCodes } from './sign-in-codes.ts';
+import { SignInRateLimit } from './sign-in-rate-limit.ts';
 
 export interface SessionFeatureDeps {
   store: Store;
@@ -15,6 +16,12 @@ export interface SessionFeatureDeps {
   random: Random;
   /** How long a UI session lasts (`sessionTtlMs`). */
   sessionTtlMs: number;
+  /** The account that may change engine-wide settings (`owner`). */
+  owner: string;
+  /** A team server's public URL (`publicBaseUrl`): sign-in links point there, and https makes the cookie `Secure`. */
+  publicUrl: string | null;
+  /** Sign-in attempts per minute per source address; 0 = no limit. */
+  signInPerMinute: number;
 }
 
 /**
@@ -25,6 +32,8 @@ export interface SessionFeatureDeps {
 export function sessionFeature(deps: SessionFeatureDeps) {
   const service = new SessionService({
     ...deps,
+    // The UI is reached through the proxy: a link to the bound address would not open for a teammate.
+    urls: deps.publicUrl === null ? deps.urls : { api: deps.publicUrl },
     codes: new SignInCodes(deps.clock, deps.random),
     repo: new SessionRepository(deps.store),
   });
@@ -32,6 +41,10 @@ export function sessionFeature(deps: SessionFeatureDeps) {
     name: 'session',
     migrations: sessionMigrations,
     service,
-    routes: sessionRoutes(service, deps.sessionTtlMs),
+    routes: sessionRoutes(service, {
+      sessionTtlMs: deps.sessionTtlMs,
+      secureCookie: deps.publicUrl !== null && new URL(deps.publicUrl).protocol === 'https:',
+      attempts: new SignInRateLimit(deps.clock, deps.signInPerMinute),
+    }),
   };
 }

@@ -2,10 +2,24 @@ import { sessionClearCookie, sessionCookieValues, sessionSetCookie } from '../au
 import { route, type RouteSpec } from '../http/route.ts';
 import { RedeemBody, SessionSchema, SignedOutSchema, SignInCodeSchema } from './session-schemas.ts';
 import type { SessionService } from './session-service.ts';
+import type { SignInRateLimit } from './sign-in-rate-limit.ts';
 
 const CODE_INVALID = 'SIGN_IN_CODE_INVALID: the code is unknown, expired or already used';
+const RATE_LIMITED =
+  'SIGN_IN_RATE_LIMITED: too many sign-in attempts from this address this minute (Retry-After says when to try again)';
 
-export function sessionRoutes(sessions: SessionService, sessionTtlMs: number): RouteSpec[] {
+export interface SessionRouteOptions {
+  sessionTtlMs: number;
+  /** The session cookie is `Secure` (an https public URL). */
+  secureCookie: boolean;
+  /** Counts code redemptions and links minted, per source address. */
+  attempts: SignInRateLimit;
+}
+
+/** The peer's address; behind a reverse proxy, the proxy's (docs/API.md "Sign-in rate limit"). */
+const sourceOf = (req: { socket: { remoteAddress?: string | undefined } }): string => req.socket.remoteAddress ?? '';
+
+export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions): RouteSpec[] {
   const tag = 'Session';
   return [
     route({
@@ -14,7 +28,11 @@ export function sessionRoutes(sessions: SessionService, sessionTtlMs: number): R
       summary: 'A one-time sign-in link to the UI for the caller’s account (`hookscope open`)',
       tag,
       responses: { 201: { description: 'The link; it works once, for 10 minutes', data: SignInCodeSchema } },
-      handler: async ({ account }) => ({ status: 201, data: sessions.issueLink(account) }),
+      errors: { 429: RATE_LIMITED },
+      handler: async ({ account, req }) => {
+        o.attempts.take(sourceOf(req));
+        return { status: 201, data: sessions.issueLink(account) };
+      },
     }),
     route({
       method: 'post',
@@ -28,11 +46,13 @@ export function sessionRoutes(sessions: SessionService, sessionTtlMs: number): R
       errors: {
         401: CODE_INVALID,
         409: 'ACCOUNT_SWITCH_UNCONFIRMED: the request carries a session of another account and no switchAccount: true; the code stays unspent, details name both accounts (signedInAs, account)',
+        429: RATE_LIMITED,
       },
       handler: async ({ body, req, res }) => {
+        o.attempts.take(sourceOf(req));
         const cookies = sessionCookieValues(req.headers.cookie);
         const { sessionId, view } = await sessions.redeem(body.code, cookies, body.switchAccount ?? false);
-        res.setHeader('Set-Cookie', sessionSetCookie(sessionId, sessionTtlMs));
+        res.setHeader('Set-Cookie', sessionSetCookie(sessionId, o.sessionTtlMs, o.secureCookie));
         return { data: view };
       },
     }),
@@ -54,7 +74,7 @@ export function sessionRoutes(sessions: SessionService, sessionTtlMs: number): R
       responses: { 200: { description: 'Signed out', data: SignedOutSchema } },
       handler: async ({ req, res }) => {
         await sessions.signOut(sessionCookieValues(req.headers.cookie));
-        res.setHeader('Set-Cookie', sessionClearCookie());
+        res.setHeader('Set-Cookie', sessionClearCookie(o.secureCookie));
         return { data: { signedOut: true as const } };
       },
     }),

@@ -18,6 +18,8 @@ export interface SessionServiceDeps {
   random: Random;
   /** How long a browser stays signed in. */
   sessionTtlMs: number;
+  /** The account that may change engine-wide settings. */
+  owner: string;
 }
 
 /**
@@ -111,6 +113,6 @@ export class SessionService implements SessionRegistry {
   }
 
   describe(account: AccountContext): SessionView {
-    return { account: { id: account.id, name: account.name }, owner: isOwner(account) };
+    return { account: { id: account.id, name: account.name }, owner: isOwner(account, this.deps.owner) };
   }
 }

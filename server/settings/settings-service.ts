@@ -16,6 +16,8 @@ export interface SettingsServiceDeps {
   accounts: { ids(): string[] };
   /** The engine's event bus, whose event map (server/events/event-map.ts) checks this signature. */
   events: { broadcast: (type: 'settings.changed', data: SettingsChanged, accountIds: Iterable<string>) => void };
+  /** The account that may change these settings (`owner` in config). */
+  owner: string;
 }
 
 /** One setting a PATCH asks for: its name and the value config.json gets. */
@@ -60,7 +62,7 @@ export class SettingsService {
       sources: Object.fromEntries(
         SETTING_NAMES.map((n) => [n, settings.sourceOf(n) ?? { from: 'default', name: null }]),
       ) as SettingsView['sources'],
-      canEdit: isOwner(account),
+      canEdit: isOwner(account, this.deps.owner),
       configFile: this.deps.file.path,
     };
   }
@@ -71,9 +73,9 @@ export class SettingsService {
    * next start): asking for another value is 409, the same value is a no-op.
    */
   async update(account: AccountContext, patch: SettingsUpdate): Promise<SettingsView> {
-    if (!isOwner(account)) {
+    if (!isOwner(account, this.deps.owner)) {
       throw new ForbiddenError(
-        'Only the owner account of this install (the default account of `hookscope token`) may change engine-wide settings; other accounts may read them.',
+        `Only the owner account of this install ("${this.deps.owner}", set with --owner) may change engine-wide settings; other accounts may read them.`,
       );
     }
     const run = this.saving.then(() => this.save(patch));

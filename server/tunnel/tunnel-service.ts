@@ -32,6 +32,8 @@ export interface TunnelServiceDeps {
   events: { broadcast: (type: 'tunnel.status', data: TunnelView, accountIds: Iterable<string>) => void };
   /** Every account, to push the engine-wide tunnel status to each. */
   accounts: { ids(): string[] };
+  /** The account that may switch the tunnel (`owner` in config). */
+  owner: string;
   clock: Clock;
   random: Random;
   /** Keeps runtime.json's publicUrl current. */
@@ -105,9 +107,9 @@ export class TunnelService {
    * point every account's deliveries at another host), so only the owner may.
    */
   async update(account: AccountContext, input: TunnelUpdate): Promise<TunnelView> {
-    if (!isOwner(account)) {
+    if (!isOwner(account, this.deps.owner)) {
       throw new ForbiddenError(
-        'Only the owner account of this install (the default account of `hookscope token`) may change the tunnel; other accounts may read its status.',
+        `Only the owner account of this install ("${this.deps.owner}", set with --owner) may change the tunnel; other accounts may read its status.`,
       );
     }
     return this.apply(input);

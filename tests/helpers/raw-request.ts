@@ -15,7 +15,14 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  opts: { method?: string; headers?: [string, string | string[]][]; body?: Buffer | string; chunked?: boolean } = {},
+  opts: {
+    method?: string;
+    headers?: [string, string | string[]][];
+    body?: Buffer | string;
+    chunked?: boolean;
+    /** The source address to connect from (e.g. 127.0.0.2, a second loopback client). */
+    localAddress?: string;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
@@ -25,6 +32,7 @@ export function rawRequest(
       path: u.pathname + u.search,
       method: opts.method ?? 'POST',
       setHost: false,
+      ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
     });
     let hasHost = false;
     for (const [name, value] of opts.headers ?? []) {

@@ -44,6 +44,10 @@ const NOT_DRIVEN: Record<string, string> = {
   'post /api/endpoints/{endpointId}/test-delivery 504': "the engine's own receiver not answering",
   'get /api/events 429':
     'an account holding maxEventStreamsPerAccount open streams (tests/integration/events.test.ts checks that answer)',
+  'post /api/session 429':
+    'a source over the sign-in rate limit, off on loopback by default (tests/integration/team-serving.test.ts checks that answer)',
+  'post /api/session/codes 429':
+    'a source over the sign-in rate limit, off on loopback by default (tests/integration/team-serving.test.ts checks that answer)',
 };
 
 describe('API conformance: every response matches the OpenAPI document', () => {

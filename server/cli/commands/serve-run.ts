@@ -2,19 +2,25 @@
 // dependencies (Express, sql.js, the tunnel) stay out of every other command.
 import { loadConfigFile, resolveConfig, type ConfigInput, type EngineConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
+import { isLoopbackHost, servingWarnings } from '../../config/serving-config.ts';
 import { startEngine, type Engine } from '../../engine/engine.ts';
 import { readVersion } from '../../support/version.ts';
 import { openEngineLog } from '../../support/logger.ts';
 import { exitOnFatalErrors } from '../../support/logger-process.ts';
 import { shellArg } from '../../support/shell-quote.ts';
+import { LOCAL_ACCOUNT as DEFAULT_OWNER } from '../../auth/account-id.ts';
 import type { CliIO } from '../cli-output.ts';
 import type { ServeOptions } from './serve.ts';
 
 export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   const dataDir = resolveDataDir({ flag: opts.dataDir, env: io.env });
   const flags: NonNullable<ConfigInput['flags']> = {};
+  if (opts.apiHost !== undefined) flags.apiHost = opts.apiHost;
   if (opts.apiPort !== undefined) flags.apiPort = opts.apiPort;
+  if (opts.receiverHost !== undefined) flags.receiverHost = opts.receiverHost;
   if (opts.receiverPort !== undefined) flags.receiverPort = opts.receiverPort;
+  if (opts.publicUrl !== undefined) flags.publicUrl = opts.publicUrl;
+  if (opts.owner !== undefined) flags.owner = opts.owner;
   if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
   if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
   if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
@@ -42,11 +48,18 @@ async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Prom
   io.out(`Hookscope ${version.version} engine running`);
   io.out(`  Open       ${engine.signInUrl()}`);
   io.out(`             (a one-time sign-in link to the UI; \`npx hookscope open\` makes another)`);
-  io.out(`  API        ${engine.apiUrl}   (127.0.0.1 only; send Authorization: Bearer <token>)`);
+  const apiReach = isLoopbackHost(config.apiHost) ? `${config.apiHost} only` : `listening on ${config.apiHost}`;
+  io.out(`  API        ${engine.apiUrl}   (${apiReach}; send Authorization: Bearer <token>)`);
   io.out(`  Receiver   ${engine.receiverUrl}/webhook/<endpointId>`);
+  if (config.publicBaseUrl !== null) {
+    io.out(`  Public     ${config.publicBaseUrl}/webhook/<endpointId>   (through your reverse proxy)`);
+  }
+  if (config.owner !== DEFAULT_OWNER) io.out(`  Owner      ${config.owner} (may change engine-wide settings)`);
+  for (const line of servingWarnings(config)) io.err(line);
   io.out(`  Data       ${engine.dataDir}`);
   if (config.tunnel.enabled) io.out(`  Tunnel     connecting to ${config.tunnel.host} (only the receiver is exposed)`);
-  io.out(`  Token      npx hookscope token --data-dir ${shellArg(engine.dataDir)}`);
+  const asOwner = config.owner === DEFAULT_OWNER ? '' : ` --user ${shellArg(config.owner)}`;
+  io.out(`  Token      npx hookscope token --data-dir ${shellArg(engine.dataDir)}${asOwner}`);
   io.out('Press Ctrl+C to stop.');
   const unsubscribe = reportTunnel(engine, io);
   try {

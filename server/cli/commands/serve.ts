@@ -4,8 +4,12 @@ import { portArg } from '../option-parsers.ts';
 
 export interface ServeOptions {
   dataDir?: string;
+  apiHost?: string;
   apiPort?: number;
+  receiverHost?: string;
   receiverPort?: number;
+  publicUrl?: string;
+  owner?: string;
   tunnel?: boolean;
   tunnelHost?: string;
   subdomain?: string;
@@ -20,8 +24,22 @@ export function registerServe(
     .command('serve')
     .description('Run the engine headless: the private API on 127.0.0.1 and the webhook receiver')
     .option('--data-dir <dir>', 'data directory (default: $HOOKSCOPE_DATA_DIR or the OS data folder)')
-    .option('--api-port <n>', 'API port on 127.0.0.1 (default 4680; 0 = any free port)', portArg)
+    .option('--api-host <address>', 'address the API listens on (default $HOOKSCOPE_API_HOST or 127.0.0.1)')
+    .option('--api-port <n>', 'API port (default 4680; 0 = any free port)', portArg)
+    .option(
+      '--receiver-host <address>',
+      'address the receiver listens on (default $HOOKSCOPE_RECEIVER_HOST or 127.0.0.1)',
+    )
     .option('--receiver-port <n>', 'receiver port (default 4681; 0 = any free port)', portArg)
+    .option(
+      '--public-url <url>',
+      'a team server: the https origin your reverse proxy answers at; base of receiving, share and sign-in URLs, ' +
+        'and the one host the API accepts beside loopback (default $HOOKSCOPE_PUBLIC_URL)',
+    )
+    .option(
+      '--owner <name>',
+      'account that may change engine-wide settings (default $HOOKSCOPE_OWNER or the local account)',
+    )
     .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
     .option('--no-tunnel', 'serve locally only (the default for serve)')
     .option('--tunnel-host <url>', 'localtunnel server (default $HOOKSCOPE_TUNNEL_HOST or https://localtunnel.me)')

@@ -13,7 +13,7 @@ import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { SettingField } from './setting-field.tsx';
 
 const NOT_OWNER =
-  'Only the owner account of this install (the default account of `hookscope token`) can change these settings, since they apply to every account; you can read them.';
+  'Only the owner account of this install (`local`, unless `hookscope serve --owner` names another) can change these settings, since they apply to every account; you can read them.';
 
 /**
  * The engine's settings as a form. What the user types is kept per field
