@@ -4,10 +4,10 @@ import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { apiCaller } from '../helpers/api-call.ts';
 import { launchChromium, type Browser } from '../helpers/chromium.ts';
-import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
-import { assertAccessible, SCREENSHOTS, signInLink, waitForTexts } from '../helpers/ui-page.ts';
+import { assertAccessible, ownerToken, SCREENSHOTS, signInLink, waitForTexts } from '../helpers/ui-page.ts';
 
 const SEEDED = 450;
 const STRIPE_SECRET = 'whsec_e2e_deliveries_list';
@@ -50,9 +50,7 @@ describe('the deliveries list in Chromium: pages to the oldest, follow newest, e
     await mkdir(SCREENSHOTS, { recursive: true });
     dataDir = await makeTempDir('hookscope-e2e-list-');
     serve = await startServe(dataDir);
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
     bulkUrl = (await api('POST', '/api/endpoints', { name: 'Bulk', validationType: 'none' })).url;
     stripeUrl = (
       await api('POST', '/api/endpoints', { name: 'Stripe', validationType: 'stripe', webhookSecret: STRIPE_SECRET })

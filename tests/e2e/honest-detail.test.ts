@@ -4,9 +4,9 @@ import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
-import { runCli, type ServeProcess } from '../helpers/cli-process.ts';
+import { type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { captureBothThemes, signInLink, startUi, stopUi, waitForCount } from '../helpers/ui-page.ts';
+import { captureBothThemes, ownerToken, signInLink, startUi, stopUi, waitForCount } from '../helpers/ui-page.ts';
 
 const SECRET = 'whsec_e2e_honest_detail';
 /** Older deliveries to Plain, so the list has rows to scroll down to. */
@@ -63,9 +63,7 @@ describe('honest state in the detail and the list, in Chromium, against a real `
 
   before(async () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-honest-'));
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
     orders = await api('POST', '/api/endpoints', {
       name: 'Orders',
       validationType: 'hmac_sha256',

@@ -3,9 +3,17 @@ import { rm } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
-import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import { startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { captureBothThemes, signInLink, startUi, stopUi, waitForCount, waitForTexts } from '../helpers/ui-page.ts';
+import {
+  captureBothThemes,
+  ownerToken,
+  signInLink,
+  startUi,
+  stopUi,
+  waitForCount,
+  waitForTexts,
+} from '../helpers/ui-page.ts';
 
 const SENTENCE = 'The engine stopped; nothing is being received';
 const STOPPED_WHY = 'The engine is stopped: this works again once it is back';
@@ -33,9 +41,7 @@ describe('honest state in Chromium: the engine stopped under the UI and started 
 
   before(async () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-honest-state-'));
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
   });
   after(async () => {
     await stopUi({ browser, serve });

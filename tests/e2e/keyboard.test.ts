@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
-import { runCli, type ServeProcess } from '../helpers/cli-process.ts';
+import { type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
-import { captureBothThemes, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
+import { captureBothThemes, ownerToken, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
 
 /**
  * Issue 22, point 3: the keyboard in Chromium against a real `hookscope serve`,
@@ -45,9 +45,7 @@ describe('the keyboard in Chromium: panels take the cursor, typing is never a sh
 
   before(async () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-keyboard-'));
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
     const endpoint = await api('POST', '/api/endpoints', { name: 'Keys', validationType: 'none' });
     for (const path of ['/first', '/second', '/third']) {
       const res = await fetch(`${endpoint.url}${path}`, {

@@ -3,9 +3,9 @@ import { connect } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
-import { runCli, type ServeProcess } from '../helpers/cli-process.ts';
+import { type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { captureBothThemes, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
+import { captureBothThemes, ownerToken, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
 
 /** The page's main thread may block at most this long (issue 22: "without blocking the page for more than 1 s"). */
 const MAX_BLOCK_MS = 1000;
@@ -114,9 +114,7 @@ describe('bodies of any size and shape in Chromium', () => {
 
   before(async () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-bodies-'));
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
     url = (await api('POST', '/api/endpoints', { name: 'Bodies', validationType: 'none' })).localUrl as string;
     page = await browser.context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));

@@ -3,11 +3,11 @@ import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
-import { runCli, type ServeProcess } from '../helpers/cli-process.ts';
+import { type ServeProcess } from '../helpers/cli-process.ts';
 import { closedPort, type ClosedPort } from '../helpers/closed-port.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
-import { captureBothThemes, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
+import { captureBothThemes, ownerToken, signInLink, startUi, stopUi, waitForTexts } from '../helpers/ui-page.ts';
 
 const SECRET = 'whsec_e2e_replay_compare_secret';
 
@@ -45,9 +45,7 @@ describe('replay and compare in Chromium: outcomes inline, the request sent, the
 
   before(async () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-replay-'));
-    const r = await runCli(['token', '--data-dir', dataDir]);
-    assert.equal(r.code, 0, r.stderr);
-    token = r.stdout.trim();
+    token = await ownerToken(dataDir);
     orders = await api('POST', '/api/endpoints', {
       name: 'Orders',
       validationType: 'hmac_sha256',

@@ -26,6 +26,13 @@ export async function signInLink(dataDir: string): Promise<string> {
   return lines[0]!;
 }
 
+/** A token for the owner account, as a user mints one: `hookscope token`. */
+export async function ownerToken(dataDir: string): Promise<string> {
+  const r = await runCli(['token', '--data-dir', dataDir]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout.trim();
+}
+
 /**
  * Waits until the locator matches exactly n elements. (waitForFunction would
  * evaluate a string in the page, which the UI's CSP rightly refuses.)
