@@ -160,6 +160,16 @@ export default tseslint.config(
     },
   },
   {
+    // The sql.js backend is the one place outside the engine that opens the store (its repositories use Store only).
+    files: ['server/storage/sqljs/sqljs-backend.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: serverPatterns.filter((p) => p !== noForeignRepository && p !== noStoreInternals) },
+      ],
+    },
+  },
+  {
     files: ['server/http/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: serverPatterns.filter((p) => p !== noExpress) }],

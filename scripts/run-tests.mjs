@@ -16,6 +16,9 @@
 // The contract tier (tests/contract) runs each storage contract suite against
 // every backend, PostgreSQL included: tests/helpers/postgres.ts starts a cluster,
 // or uses HOOKSCOPE_TEST_DATABASE_URL (.ci/run exports one for the whole run).
+// It then runs the integration tier's main files again with
+// HOOKSCOPE_TEST_STORE=postgres: every engine they start (tests/helpers/test-engine.ts)
+// is a team server on a database of its own, so the API behaves the same on both.
 //
 // The output streams through as TAP; the last line is `N passed, N failed`
 // summed over every tier (cancelled tests count as failed), and the exit code
@@ -30,6 +33,10 @@ const root = new URL('..', import.meta.url).pathname;
 const allTiers = ['unit', 'contract', 'integration', 'reliability', 'e2e'];
 const tiers = process.argv.slice(2).length ? process.argv.slice(2) : allTiers;
 const FILE_BACKSTOP_MS = 15 * 60 * 1000;
+/** The integration files the contract tier runs again on PostgreSQL (what the API does with stored data). */
+const ON_POSTGRES = ['endpoints', 'logs', 'replay', 'forward', 'share', 'session', 'settings'].map(
+  (name) => `tests/integration/${name}.test.ts`,
+);
 
 function collect(dir) {
   let out = [];
@@ -48,7 +55,7 @@ function collect(dir) {
 }
 
 /** Runs one tier, streaming its TAP output, and resolves to the counts from its closing summary. */
-function runTier(files) {
+function runTier(files, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -61,7 +68,7 @@ function runTier(files) {
         `--test-timeout=${FILE_BACKSTOP_MS}`,
         ...files,
       ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } },
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test', ...env } },
     );
     const counts = { pass: 0, fail: 0, cancelled: 0 };
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
@@ -151,6 +158,10 @@ for (const tier of tiers) {
   }
   const results = [await runTier(files)];
   if (tier === 'unit') results.push(await runVitest());
+  if (tier === 'contract') {
+    console.log(`\n# tier: contract, integration files on PostgreSQL (${ON_POSTGRES.length} files)`);
+    results.push(await runTier(ON_POSTGRES, { HOOKSCOPE_TEST_STORE: 'postgres' }));
+  }
   for (const r of results) {
     passed += r.pass;
     failed += r.fail + r.cancelled;

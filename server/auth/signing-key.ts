@@ -6,6 +6,7 @@ import {
   setMode,
   PRIVATE_FILE_MODE,
   syncDirectory,
+  writePrivateFileAtomic,
 } from '../support/private-files.ts';
 import type { Random } from '../support/random.ts';
 import { readTextIfExists } from '../support/read-if-exists.ts';
@@ -47,6 +48,19 @@ export async function loadOrCreateSigningKey(dataDir: string, random: Random): P
   const key = await readKey(path);
   if (!key) throw new Error(`Could not create the signing key at ${path}.`);
   return key;
+}
+
+/**
+ * Makes `<dataDir>/signing-key` hold `key`: a team server's instance keeps the
+ * database's key there, so the CLI on its machine (`hookscope token`, `open`,
+ * every command that mints its own token from the data directory) signs tokens
+ * every instance accepts. Replaced atomically; left alone when already equal.
+ */
+export async function mirrorSigningKey(dataDir: string, key: Uint8Array): Promise<void> {
+  const path = join(dataDir, SIGNING_KEY_FILE);
+  const current = await readKey(path).catch(() => null);
+  if (current && Buffer.from(current).equals(key)) return;
+  await writePrivateFileAtomic(path, `${Buffer.from(key).toString('base64url')}\n`);
 }
 
 async function readKey(path: string): Promise<Uint8Array | null> {

@@ -1,6 +1,7 @@
 import { route, type RouteSpec } from '../http/route.ts';
 import { CompareQuery, ComparisonSchema } from './compare-schemas.ts';
 import type { CompareService } from './compare-service.ts';
+import { comparisonView } from './compare-views.ts';
 
 export function compareRoutes(comparer: CompareService): RouteSpec[] {
   return [
@@ -15,7 +16,9 @@ export function compareRoutes(comparer: CompareService): RouteSpec[] {
       query: CompareQuery,
       responses: { 200: { description: 'The differences', data: ComparisonSchema } },
       errors: { 404: "Either log is unknown or another account's" },
-      handler: async ({ account, query }) => ({ data: await comparer.compare(account, query.a, query.b) }),
+      handler: async ({ account, query }) => ({
+        data: comparisonView(await comparer.compare(account, query.a, query.b)),
+      }),
     }),
   ];
 }

@@ -90,7 +90,7 @@ export const ComparisonSchema = z
   })
   .meta({ id: 'LogComparison' });
 
-export type LogComparison = z.infer<typeof ComparisonSchema>;
+export type LogComparisonView = z.infer<typeof ComparisonSchema>;
 export type NamedValuesDiff = z.infer<typeof NamedValuesDiff>;
 export type JsonChange = z.infer<typeof JsonChange>;
-export type BodyComparison = LogComparison['body'];
+export type BodyComparison = LogComparisonView['body'];

@@ -22,6 +22,7 @@ import {
   SUBDOMAIN_RE,
   tunnelSubdomain,
 } from './config-rules.ts';
+import { databaseUrl, DATABASE_URL_RULE, isDatabaseUrl, refuseTunnelWithDatabase } from './database-config.ts';
 import { isLoopbackHost, OFF_LOOPBACK_SIGN_IN_PER_MINUTE, refuseTunnelWithPublicUrl } from './serving-config.ts';
 import { settingSources, type SettingSources } from './setting-origins.ts';
 
@@ -58,6 +59,11 @@ export interface EngineConfig {
   publicBaseUrl: string | null;
   /** The account that may change engine-wide settings (`--owner`); default the local account. */
   owner: string;
+  /**
+   * The team store (`--database`): a PostgreSQL URL, shared by every instance
+   * given it. Null: the embedded sql.js store in the data directory.
+   */
+  databaseUrl: string | null;
   /**
    * Sign-in attempts (code redemptions and sign-in links minted over HTTP) per
    * minute per source address; beyond it 429. 0 = off, the default while the API
@@ -152,6 +158,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   maxEventStreamsPerAccount: 20,
   publicBaseUrl: null,
   owner: LOCAL_ACCOUNT,
+  databaseUrl: null,
   signInRateLimit: { perMinute: 0 },
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
@@ -206,6 +213,13 @@ export const CONFIG_DOC = [
     flag: '--owner',
     default: 'local',
     description: 'account that may change engine-wide settings (tunnel, retention, rate limit, LLM)',
+  },
+  {
+    key: 'database.url',
+    env: 'HOOKSCOPE_DATABASE_URL',
+    flag: '--database',
+    default: '(none: the embedded store)',
+    description: 'PostgreSQL URL of a team server; every instance given it serves the same data (no tunnel)',
   },
   {
     key: 'signInRateLimit.perMinute',
@@ -401,6 +415,7 @@ export const ConfigFileSchema = z.strictObject({
   receiverHost: bindHost.optional(),
   publicUrl: publicUrl.optional(),
   owner: accountName.optional(),
+  database: z.strictObject({ url: databaseUrl.optional() }).optional(),
   signInRateLimit: z.strictObject({ perMinute: signInPerMinute.optional() }).optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
@@ -475,6 +490,7 @@ export interface ConfigInput {
     receiverPort?: number;
     publicUrl?: string;
     owner?: string;
+    database?: string;
     tunnel?: boolean;
     tunnelHost?: string;
     subdomain?: string;
@@ -532,6 +548,7 @@ export function resolveConfig(input: ConfigInput): EngineConfig {
   const serving = resolveServing(flags, fromEnv, file);
   const tunnelEnabled = flags.tunnel ?? ft.enabled ?? d.tunnel.enabled;
   refuseTunnelWithPublicUrl(serving.publicBaseUrl, tunnelEnabled);
+  refuseTunnelWithDatabase(serving.databaseUrl, tunnelEnabled);
   return {
     ...d,
     ...serving,
@@ -621,12 +638,12 @@ const PUBLIC_URL_RULE =
   'must be an absolute http:// or https:// URL with no path, query or fragment, such as https://hooks.example.com';
 const OWNER_RULE = 'must be 1 to 64 letters, digits or . _ @ -';
 
-/** Where the listeners bind, the public URL and the owner: flags > environment > config.json > defaults. */
+/** Where the listeners bind, the public URL, the owner and the database: flags > environment > config.json > defaults. */
 function resolveServing(
   flags: NonNullable<ConfigInput['flags']>,
   fromEnv: EnvReader,
   file: FileConfig,
-): Pick<EngineConfig, 'apiHost' | 'receiverHost' | 'publicBaseUrl' | 'owner'> {
+): Pick<EngineConfig, 'apiHost' | 'receiverHost' | 'publicBaseUrl' | 'owner' | 'databaseUrl'> {
   // The flag, else the variable, through the same check: `normalize` answers null for a value breaking `rule`.
   const read = (
     flag: string,
@@ -660,7 +677,23 @@ function resolveServing(
       file.publicUrl ??
       d.publicBaseUrl,
     owner: read('--owner', flags.owner, 'HOOKSCOPE_OWNER', owner, OWNER_RULE) ?? file.owner ?? d.owner,
+    databaseUrl: resolveDatabaseUrl(flags.database, fromEnv) ?? file.database?.url ?? d.databaseUrl,
   };
+}
+
+/**
+ * `--database`, else HOOKSCOPE_DATABASE_URL. A bad value is not echoed, unlike
+ * the other settings': the URL may carry the database password.
+ */
+function resolveDatabaseUrl(flag: string | undefined, fromEnv: EnvReader): string | undefined {
+  if (flag !== undefined) {
+    if (!isDatabaseUrl(flag)) throw new ConfigError(`--database ${DATABASE_URL_RULE}.`, '--database');
+    return flag;
+  }
+  return fromEnv('HOOKSCOPE_DATABASE_URL', (v) => {
+    if (!isDatabaseUrl(v)) throw new Error(`${DATABASE_URL_RULE}.`);
+    return v;
+  });
 }
 
 /** HOOKSCOPE_LLM_* override config.json's remediation.llm field by field; a URL needs a model. */

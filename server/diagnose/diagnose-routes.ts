@@ -2,6 +2,7 @@ import { route, type RouteSpec } from '../http/route.ts';
 import { LogIdParams } from '../logs/logs-schemas.ts';
 import { DiagnoseQuery, DiagnosisSchema } from './diagnose-schemas.ts';
 import type { DiagnoseService } from './diagnose-service.ts';
+import { diagnosisView } from './diagnose-views.ts';
 
 export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
   return [
@@ -15,7 +16,7 @@ export function diagnoseRoutes(diagnose: DiagnoseService): RouteSpec[] {
       query: DiagnoseQuery,
       responses: { 200: { description: 'The diagnosis', data: DiagnosisSchema } },
       handler: async ({ account, params, query }) => ({
-        data: await diagnose.diagnose(account, params.logId, query.target),
+        data: diagnosisView(await diagnose.diagnose(account, params.logId, query.target)),
       }),
     }),
   ];

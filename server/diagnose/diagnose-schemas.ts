@@ -39,6 +39,6 @@ export const DiagnosisSchema = z
   })
   .meta({ id: 'Diagnosis' });
 
-export type Diagnosis = z.infer<typeof DiagnosisSchema>;
+export type DiagnosisView = z.infer<typeof DiagnosisSchema>;
 export type DestinationChecks = z.infer<typeof DestinationSchema>;
 export type ProbeStep = DestinationChecks['connect'];

@@ -1,26 +1,25 @@
 import type { AccountContext } from '../auth/account-context.ts';
-import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
-import type { EndpointView } from '../endpoints/endpoints-schemas.ts';
+import type { EndpointRecord, ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import { buildCurl } from '../export/curl-builder.ts';
 import { httpForDisplay } from '../export/http-builder.ts';
-import { bodyBytes, originalUrl } from '../export/request-parts.ts';
-import type { LogDetail, LogSummary } from '../logs/logs-schemas.ts';
-import type { LogsService } from '../logs/logs-service.ts';
+import { originalUrl } from '../export/request-parts.ts';
+import type { LogsService, StoredLogWithBody } from '../logs/logs-service.ts';
 import { headerObject } from '../support/headers.ts';
 import { verify } from '../signatures/registry.ts';
-import { historyEntry, type ReplayReader } from '../replay/replay-types.ts';
+import type { ReplayReader } from '../replay/replay-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
-import { isoTime, type Clock } from '../support/clock.ts';
+import type { Clock } from '../support/clock.ts';
 import { checkDestination } from './destination-checks.ts';
-import type { ProbeTimeouts } from './diagnose-types.ts';
-import type { DestinationChecks, Diagnosis } from './diagnose-schemas.ts';
+import type { DestinationChecks } from './diagnose-schemas.ts';
+import type { Diagnosis, ProbeTimeouts } from './diagnose-types.ts';
 
 export interface DiagnoseServiceDeps {
-  logs: Pick<LogsService, 'get'>;
+  logs: Pick<LogsService, 'find'>;
   endpoints: {
     forReceiver(id: string): ReceiverEndpoint | undefined;
-    get(account: AccountContext, id: string): EndpointView;
+    /** The account's endpoint; NotFoundError for a missing or another account's. */
+    own(account: AccountContext, id: string): EndpointRecord;
   };
   replays: ReplayReader;
   urls: BaseUrls;
@@ -40,23 +39,23 @@ export class DiagnoseService {
   }
 
   async diagnose(account: AccountContext, logId: string, target?: string): Promise<Diagnosis> {
-    const d = await this.deps.logs.get(account, logId);
+    const d = await this.deps.logs.find(account, logId);
     const history = await this.deps.replays.history(account.id, logId, RECENT_REPLAYS);
     const url = target ?? originalUrl(this.deps.urls.receiver, d);
     const dest = this.destination(account, d, target, history[0]?.targetUrl);
     return {
-      log: summaryOf(d),
+      log: d,
       reconstruction: { url, curl: buildCurl(d, url), http: httpForDisplay(d, url) },
       verification: { stored: d.verification, now: this.verifyNow(account, d) },
       destination: dest ? await checkDestination(dest.url, dest.source, this.timeouts) : null,
-      recentReplays: history.map(historyEntry),
+      recentReplays: history,
     };
   }
 
   /** The target named in the request, else the endpoint's forward URL, else where it was last replayed. */
   private destination(
     account: AccountContext,
-    d: LogDetail,
+    d: StoredLogWithBody,
     target: string | undefined,
     lastReplay: string | undefined,
   ): { url: string; source: DestinationChecks['source'] } | null {
@@ -69,7 +68,7 @@ export class DiagnoseService {
 
   private forwardUrl(account: AccountContext, endpointId: string): string | null {
     try {
-      return this.deps.endpoints.get(account, endpointId).forwardUrl;
+      return this.deps.endpoints.own(account, endpointId).forwardUrl;
     } catch (e) {
       if (e instanceof NotFoundError) return null;
       throw e;
@@ -77,25 +76,20 @@ export class DiagnoseService {
   }
 
   /** Verification with the endpoint's secrets as they are now (a rotated secret shows as `previous`). */
-  private verifyNow(account: AccountContext, d: LogDetail): Diagnosis['verification']['now'] {
+  private verifyNow(account: AccountContext, d: StoredLogWithBody): Diagnosis['verification']['now'] {
     const ep = this.deps.endpoints.forReceiver(d.endpointId);
     if (!ep || ep.accountId !== account.id) return null;
     const nowMs = this.deps.clock.now();
     const result = d.truncated
       ? { ...d.verification, scheme: ep.validationType } // only the first bytes were kept: nothing to recompute
       : verify(ep.validationType, {
-          rawBody: bodyBytes(d),
+          rawBody: d.body,
           headers: headerObject(d.rawHeaders),
           secrets: ep.secrets,
           signatureHeader: ep.signatureHeader,
           toleranceSeconds: ep.toleranceSeconds,
           nowMs,
         });
-    return { ...result, checkedAt: isoTime(nowMs) };
+    return { ...result, checkedAt: nowMs };
   }
-}
-
-function summaryOf(d: LogDetail): LogSummary {
-  const { headers: _h, rawHeaders: _r, body: _b, bodyEncoding: _e, ...summary } = d;
-  return summary;
 }

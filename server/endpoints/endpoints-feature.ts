@@ -1,4 +1,3 @@
-import type { Store } from '../store/store-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
 import type { IdGenerator } from '../support/ids.ts';
@@ -13,8 +12,12 @@ import { TestDeliveryService } from './test-delivery-service.ts';
 export interface EndpointsFeatureDeps {
   /** Whichever backend the engine built (server/storage/). */
   repo: EndpointsRepository;
-  /** For its checkpoint hook: previous secrets are erased before every snapshot. */
-  store: Store;
+  /**
+   * Runs a task now and then, for as long as the engine runs (the storage
+   * backend's housekeeping: before every snapshot of the embedded store, on a
+   * timer with PostgreSQL). Previous secrets past their grace are erased there.
+   */
+  housekeeping: (task: () => Promise<unknown>) => void;
   clock: Clock;
   random: Random;
   ids: IdGenerator;
@@ -45,9 +48,10 @@ export function endpointsFeature(deps: EndpointsFeatureDeps) {
     routes: endpointsRoutes(service, testDelivery),
     start: async (): Promise<void> => {
       await service.init();
-      // A rotated-out secret past its grace period is erased at start and before every snapshot.
+      // A rotated-out secret past its grace period is erased at start and at every housekeeping round
+      // (with the embedded store: before every snapshot, so no snapshot keeps one).
       await service.eraseExpiredSecrets();
-      deps.store.beforeCheckpoint(() => service.eraseExpiredSecrets());
+      deps.housekeeping(() => service.eraseExpiredSecrets());
     },
   };
 }

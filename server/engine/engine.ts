@@ -3,7 +3,6 @@ import { appRoot } from '../support/app-root.ts';
 import { accountsFeature } from '../accounts/accounts-feature.ts';
 import { accountIdFor, LOCAL_ACCOUNT } from '../auth/account-id.ts';
 import { Authenticator } from '../auth/authenticator.ts';
-import { loadOrCreateSigningKey } from '../auth/signing-key.ts';
 import { TokenService } from '../auth/token-service.ts';
 import type { EngineConfig } from '../config/config.ts';
 import { compareFeature } from '../compare/compare-feature.ts';
@@ -29,10 +28,6 @@ import { sessionFeature } from '../session/session-feature.ts';
 import { LiveSettings } from '../settings/live-settings.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
 import { shareFeature } from '../share/share-feature.ts';
-import { SqljsStore } from '../store/sqljs-store.ts';
-import { SqljsAccountsRepository } from '../storage/sqljs/accounts-sqljs.ts';
-import { SqljsEndpointsRepository } from '../storage/sqljs/endpoints-sqljs.ts';
-import { SqljsRemediationRepository } from '../storage/sqljs/remediation-sqljs.ts';
 import { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, systemClock, type Clock } from '../support/clock.ts';
 import { IdGenerator } from '../support/ids.ts';
@@ -46,6 +41,7 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
 import { describeModeChanges, tightenDataDir } from './data-dir-permissions.ts';
 import { listed, migrationsOf, type Feature } from './feature.ts';
 import { removeRuntimeFile, writeRuntimeFile } from './runtime-file.ts';
+import { buildBackend } from './build-backend.ts';
 
 export interface EngineDeps {
   clock?: Clock;
@@ -127,20 +123,18 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
   };
 
   try {
-    const key = await loadOrCreateSigningKey(config.dataDir, random);
-    const tokens = new TokenService({ key, clock });
-    // Repositories hold the store from here; it loads below, once every feature has brought its migrations.
-    const store = new SqljsStore({
-      dir: join(config.dataDir, 'store'),
-      sync: config.durability.sync,
-      syncIntervalMs: config.durability.syncIntervalMs,
-      checkpointBytes: config.durability.checkpointBytes,
-      checkpointIntervalMs: config.durability.checkpointIntervalMs,
-      onCheckpoint: (r) => logger.info({ bytes: r.bytes, ms: r.ms, lastSeq: r.lastSeq }, 'checkpoint'),
+    // The settings Settings may change while running; features read them through these functions at each use.
+    const settings = new LiveSettings(config);
+    // Repositories hold the backend from here; it opens below, once every feature has brought its migrations.
+    const backend = await buildBackend(config, {
       clock,
+      random,
       onError,
+      logger,
+      retention: () => settings.values.retention,
     });
-    cleanups.push(() => store.close());
+    cleanups.push(() => backend.close());
+    const { repos } = backend;
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
     const events = new EventBus({ now: () => clock.now() });
@@ -152,23 +146,20 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       startedAt: isoTime(clock.now()),
       version: version.version,
     };
-    const core = { store, clock, random, ids, urls, events, onError };
-    // The settings Settings may change while running; features read them through these functions at each use.
-    const settings = new LiveSettings(config);
+    const core = { clock, random, ids, urls, events, onError };
 
     // The features, each after those it uses. Everything below is derived from this list.
-    // Accounts, endpoints and remediation get their repositories built here, where the backend is chosen
-    // (server/storage/); the other features still build theirs from the store until they move behind interfaces.
     const accounts = listed(
       accountsFeature({
         ...core,
-        repo: new SqljsAccountsRepository(store),
+        repo: repos.accounts,
         localAccount: { id: accountIdFor(LOCAL_ACCOUNT), name: LOCAL_ACCOUNT },
       }),
     );
     const session = listed(
       sessionFeature({
         ...core,
+        repo: repos.sessions,
         sessionTtlMs: config.sessionTtlMs,
         owner: config.owner,
         publicUrl: config.publicBaseUrl,
@@ -176,7 +167,12 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       }),
     );
     const endpoints = listed(
-      endpointsFeature({ ...core, repo: new SqljsEndpointsRepository(store), secretGraceMs: config.secretGraceMs }),
+      endpointsFeature({
+        ...core,
+        repo: repos.endpoints,
+        housekeeping: (task) => backend.housekeeping(task),
+        secretGraceMs: config.secretGraceMs,
+      }),
     );
     // Logs and replay tell of what only remediation, built after them (it reads both), can judge: whether
     // a delivery can be explained. They reach it through these functions, first called once the engine is
@@ -186,7 +182,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const logs = listed(
       logsFeature({
         ...core,
-        retention: () => settings.values.retention,
+        repo: repos.logs,
+        background: backend.logsBackground,
         endpoints: endpoints.service,
         explainable,
       }),
@@ -194,6 +191,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const replay = listed(
       replayFeature({
         ...core,
+        repo: repos.replays,
+        queue: repos.forwardQueue,
         logs: logs.service,
         endpoints: endpoints.service,
         forwardPolicy: config.forward,
@@ -214,6 +213,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const share = listed(
       shareFeature({
         ...core,
+        repo: repos.shares,
         logs: logs.service,
         // Asked at each create: the tunnel comes and goes.
         browserNotice: () => tunnel.service.status().browserNotice,
@@ -229,7 +229,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       remediationFeature({
         ...core,
         ...readers,
-        repo: new SqljsRemediationRepository(store),
+        repo: repos.remediation,
         limits: {
           maxBodyBytes: config.maxBodyBytes,
           requestTimeoutMs: config.receiver.requestTimeoutMs,
@@ -240,7 +240,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         llm: () => settings.values.llm,
       }),
     );
-    const metrics = listed(metricsFeature({ ...core, ...readers }));
+    const metrics = listed(metricsFeature({ ...core, ...readers, repo: repos.metrics }));
     const settingsScreen = listed(
       settingsFeature({
         settings,
@@ -299,7 +299,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const routes = features.flatMap((f) => f.routes ?? []);
     endpoints.dependents.set(features);
 
-    await store.load(migrationsOf(features));
+    await backend.open(migrationsOf(features));
+    const tokens = new TokenService({ key: await backend.signingKey(), clock });
     for (const f of features) {
       await f.start?.();
       if (f.stop) cleanups.push(() => f.stop!());
@@ -348,6 +349,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         dataDir: config.dataDir,
         sync: config.durability.sync,
         tunnel: config.tunnel.enabled,
+        storage: backend.description,
       },
       'engine started',
     );
@@ -364,9 +366,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
       signInUrl: () => session.service.issueLink({ id: accountIdFor(config.owner), name: config.owner }).url,
-      checkpoint: async () => {
-        await store.checkpoint();
-      },
+      checkpoint: () => backend.checkpoint(),
       // Listeners close first (no new deliveries), then the store checkpoints, then the lock goes.
       stop: () =>
         (stopping ??= (async () => {

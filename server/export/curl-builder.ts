@@ -1,9 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import type { LogDetail } from '../logs/logs-schemas.ts';
 import { hasTerminalControls } from '../support/control-chars.ts';
 import { headerValue } from '../support/headers.ts';
 import { shellQuote } from '../support/shell-quote.ts';
-import { bodyBytes, replayableHeaders } from './request-parts.ts';
+import { replayableHeaders, type StoredRequest } from './request-parts.ts';
 
 /*
  * Bytes a terminal would act on (C0 but tab and newline, DEL, the C1 controls)
@@ -90,8 +89,8 @@ const INLINE_BODY_MAX = 64 * 1024;
  * - curl's own defaults (User-Agent, Accept, a form Content-Type) are switched
  *   off with an empty `-H 'Name:'` when the original did not carry them.
  */
-export function buildCurl(d: LogDetail, url: string): string {
-  const bytes = bodyBytes(d);
+export function buildCurl(d: StoredRequest, url: string): string {
+  const bytes = d.body;
   const headers = replayableHeaders(d);
   const has = (name: string): boolean => headerValue(headers, name) !== undefined;
   const parts: string[] = ['curl'];

@@ -1,8 +1,8 @@
 import type { Creator as HarCreator } from 'har-format';
 import type { AccountContext } from '../auth/account-context.ts';
-import type { LogDetail } from '../logs/logs-schemas.ts';
-import type { LogsService } from '../logs/logs-service.ts';
-import { redactDetail } from '../share/redaction.ts';
+import { detailView } from '../logs/log-views.ts';
+import type { LogsService, StoredLogWithBody } from '../logs/logs-service.ts';
+import { redactLog } from '../share/redaction.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { assertNever } from '../support/assert-never.ts';
 import { buildCurl } from './curl-builder.ts';
@@ -13,7 +13,7 @@ import { buildHttpMessage } from './http-builder.ts';
 import { originalUrl } from './request-parts.ts';
 
 export interface ExportServiceDeps {
-  logs: Pick<LogsService, 'get'>;
+  logs: Pick<LogsService, 'find'>;
   urls: BaseUrls;
   creator: HarCreator;
 }
@@ -23,20 +23,20 @@ export class ExportService {
   constructor(private readonly deps: ExportServiceDeps) {}
 
   async export(account: AccountContext, logId: string, req: ExportRequest): Promise<ExportResult> {
-    const stored = await this.deps.logs.get(account, logId);
-    const d = req.redact ? redactDetail(stored) : stored;
-    return exportDetail(d, req.target ?? this.defaultTarget(d), req.format, this.deps.creator);
+    const stored = await this.deps.logs.find(account, logId);
+    const d = req.redact ? redactLog(stored) : stored;
+    return exportLog(d, req.target ?? this.defaultTarget(d), req.format, this.deps.creator);
   }
 
   /** The endpoint's local receiver URL with the original sub-path and query. */
-  defaultTarget(d: Pick<LogDetail, 'endpointId' | 'path' | 'query'>): string {
+  defaultTarget(d: Pick<StoredLogWithBody, 'endpointId' | 'path' | 'query'>): string {
     return originalUrl(this.deps.urls.receiver, d);
   }
 }
 
-/** The pure part: a log detail and a URL into the chosen file. */
-export function exportDetail(
-  d: LogDetail,
+/** The pure part: a stored log and a URL into the chosen file (the JSON file is the log as the API's detail shows it). */
+export function exportLog(
+  d: StoredLogWithBody,
   url: string,
   format: ExportRequest['format'],
   creator: HarCreator,
@@ -46,7 +46,12 @@ export function exportDetail(
     case 'curl':
       return text('curl', `${base}.sh`, 'text/x-shellscript; charset=utf-8', `${buildCurl(d, url)}\n`);
     case 'json':
-      return text('json', `${base}.json`, 'application/json; charset=utf-8', `${JSON.stringify(d, null, 2)}\n`);
+      return text(
+        'json',
+        `${base}.json`,
+        'application/json; charset=utf-8',
+        `${JSON.stringify(detailView(d), null, 2)}\n`,
+      );
     case 'har':
       return text(
         'har',

@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import type { Cookie, Creator, Har, PostData, QueryString } from 'har-format';
-import type { LogDetail } from '../logs/logs-schemas.ts';
+import type { HeaderPairs } from '../logs/log-types.ts';
+import type { StoredLogWithBody } from '../logs/logs-service.ts';
+import { isoTime } from '../support/clock.ts';
 import { headerText } from '../support/header-text.ts';
-import { bodyBytes } from './request-parts.ts';
 
 /**
  * HAR 1.2 defines `encoding` on response content only; a request body that is
@@ -11,7 +13,7 @@ import { bodyBytes } from './request-parts.ts';
 type HarPostData = PostData & { encoding?: 'base64' };
 
 /** `a=1; b=2` into HAR cookies (the Cookie request header; nothing is decoded). */
-function cookiesOf(rawHeaders: LogDetail['rawHeaders']): Cookie[] {
+function cookiesOf(rawHeaders: HeaderPairs): Cookie[] {
   const out: Cookie[] = [];
   for (const [n, v] of rawHeaders) {
     if (n.toLowerCase() !== 'cookie') continue;
@@ -36,8 +38,24 @@ function cookiesOf(rawHeaders: LogDetail['rawHeaders']): Cookie[] {
  * is written as base64 with `encoding: "base64"` (the form HAR tools accept,
  * as in content.encoding).
  */
-export function buildHar(d: LogDetail, url: string, creator: Creator): Har {
-  const body = bodyBytes(d);
+export function buildHar(
+  d: Pick<
+    StoredLogWithBody,
+    | 'id'
+    | 'method'
+    | 'rawHeaders'
+    | 'body'
+    | 'contentType'
+    | 'receivedAt'
+    | 'durationMs'
+    | 'truncated'
+    | 'storedSize'
+    | 'size'
+  >,
+  url: string,
+  creator: Creator,
+): Har {
+  const { body } = d;
   const headers = d.rawHeaders.map(([name, value]) => ({ name, value: headerText(value) }));
   const target = new URL(url);
   const queryString: QueryString[] = [...target.searchParams].map(([name, value]) => ({ name, value }));
@@ -50,7 +68,7 @@ export function buildHar(d: LogDetail, url: string, creator: Creator): Har {
   const postData: HarPostData | undefined =
     body.length === 0
       ? undefined
-      : d.bodyEncoding === 'utf8'
+      : isUtf8(body)
         ? { mimeType, text: body.toString('utf8') }
         : { mimeType, text: body.toString('base64'), encoding: 'base64' };
   return {
@@ -59,7 +77,7 @@ export function buildHar(d: LogDetail, url: string, creator: Creator): Har {
       creator,
       entries: [
         {
-          startedDateTime: d.receivedAt,
+          startedDateTime: isoTime(d.receivedAt),
           time: d.durationMs,
           request: {
             method: d.method,

@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { LogDetail } from '../logs/logs-schemas.ts';
-import { bodyBytes, replayableHeaders } from './request-parts.ts';
+import { replayableHeaders, type StoredRequest } from './request-parts.ts';
 
 export interface HttpMessage {
   /** The whole request as bytes: request line, headers, blank line, body. */
@@ -15,9 +14,9 @@ export interface HttpMessage {
  * and case (framing headers replaced by a Content-Length of the stored body),
  * CRLF line ends, and the exact body bytes.
  */
-export function buildHttpMessage(d: LogDetail, url: string): HttpMessage {
+export function buildHttpMessage(d: StoredRequest, url: string): HttpMessage {
   const target = new URL(url);
-  const body = bodyBytes(d);
+  const body = d.body;
   const lines = [`${d.method} ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`];
   for (const [name, value] of replayableHeaders(d)) lines.push(`${name}: ${value}`);
   const bodyMeaningful = body.length > 0 || !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(d.method.toUpperCase());
@@ -29,10 +28,9 @@ export function buildHttpMessage(d: LogDetail, url: string): HttpMessage {
 }
 
 /** The message as text for a terminal: a binary body is replaced by a one-line note. */
-export function httpForDisplay(d: LogDetail, url: string): string {
+export function httpForDisplay(d: StoredRequest, url: string): string {
   const m = buildHttpMessage(d, url);
   if (m.text !== null) return m.text;
-  const body = bodyBytes(d);
-  const head = m.bytes.subarray(0, m.bytes.length - body.length).toString('latin1');
-  return `${head}[binary body: ${body.length} bytes; export with format=http for the exact bytes]`;
+  const head = m.bytes.subarray(0, m.bytes.length - d.body.length).toString('latin1');
+  return `${head}[binary body: ${d.body.length} bytes; export with format=http for the exact bytes]`;
 }

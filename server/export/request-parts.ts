@@ -1,4 +1,8 @@
-import type { LogDetail } from '../logs/logs-schemas.ts';
+import type { HeaderPairs, QueryObject } from '../logs/log-types.ts';
+import type { StoredLogWithBody } from '../logs/logs-service.ts';
+
+/** What a reconstruction (cURL, raw HTTP) reads of a stored delivery: its request line, headers and exact bytes. */
+export type StoredRequest = Pick<StoredLogWithBody, 'method' | 'rawHeaders' | 'body'>;
 
 /**
  * Headers a reconstruction must not copy: the transport of the original
@@ -20,11 +24,8 @@ const TRANSPORT_HEADERS = new Set([
 
 export const isTransportHeader = (name: string): boolean => TRANSPORT_HEADERS.has(name.toLowerCase());
 
-/** The exact stored bytes of the body. */
-export const bodyBytes = (d: Pick<LogDetail, 'body' | 'bodyEncoding'>): Buffer => Buffer.from(d.body, d.bodyEncoding);
-
 /** The query object back as a query string (`?a=1&a=2`), or '' when empty. */
-export function queryString(query: LogDetail['query']): string {
+export function queryString(query: QueryObject): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
   const s = params.toString();
@@ -35,11 +36,11 @@ export function queryString(query: LogDetail['query']): string {
  * Where a delivery was sent: the endpoint's receiver URL, the sub-path below it
  * (an empty sub-path is stored as `/` and rebuilt without the slash) and the query.
  */
-export function originalUrl(receiverBase: string, d: Pick<LogDetail, 'endpointId' | 'path' | 'query'>): string {
+export function originalUrl(receiverBase: string, d: Pick<StoredLogWithBody, 'endpointId' | 'path' | 'query'>): string {
   const sub = d.path === '/' ? '' : d.path;
   return `${receiverBase}/webhook/${d.endpointId}${sub}${queryString(d.query)}`;
 }
 
 /** The headers to send again, in received order and case. */
-export const replayableHeaders = (d: Pick<LogDetail, 'rawHeaders'>): [string, string][] =>
+export const replayableHeaders = (d: { rawHeaders: HeaderPairs }): HeaderPairs =>
   d.rawHeaders.filter(([n]) => !isTransportHeader(n));

@@ -1,9 +1,8 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import type { LogDeleted, LogUpdated } from './log-events.ts';
-import { summaryView } from './log-views.ts';
-import type { EndpointLogsCleared, LogDeletedView, LogsDeleted, LogSummary } from './logs-schemas.ts';
-import type { LogsRepository } from './logs-repository.ts';
+import type { EndpointLogsCleared, LogDeletedView, LogsDeleted } from './logs-schemas.ts';
+import type { LogsRepository, StoredLog } from './logs-repository.ts';
 
 export interface LogActionsDeps {
   repo: LogsRepository;
@@ -86,14 +85,14 @@ export class LogActionsService {
     return { endpointId, deleted: logIds.length, pinnedKept: pinned };
   }
 
-  /** Pins or unpins a log and answers it as the list shows it; setting the current value again changes nothing. */
-  async setPinned(account: AccountContext, logId: string, pinned: boolean): Promise<LogSummary> {
+  /** Pins or unpins a log and answers it (without its body); setting the current value again changes nothing. */
+  async setPinned(account: AccountContext, logId: string, pinned: boolean): Promise<StoredLog> {
     const log = await this.deps.repo.findSummary(account.id, logId);
     if (!log) throw notFound(logId);
     if (log.pinned !== pinned) {
       await this.deps.repo.setPinned(account.id, logId, pinned);
       this.deps.events.publish(account.id, 'log.updated', { logId, endpointId: log.endpointId, change: 'pinned' });
     }
-    return summaryView({ ...log, pinned });
+    return { ...log, pinned };
   }
 }

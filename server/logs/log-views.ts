@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
-import type { LogDetail, LogDetailView, LogSummary, SenderAnswerView } from './logs-schemas.ts';
+import type { LogDetail, LogDetailView, LogPage, LogSummary, SenderAnswerView } from './logs-schemas.ts';
 import type { StoredLog } from './logs-repository.ts';
-import type { LogReading } from './logs-service.ts';
+import type { LogReading, LogsPage } from './logs-service.ts';
 import type { SenderAnswer } from './sender-answers.ts';
 
 /** A stored log as the list shows it. */
@@ -29,7 +29,12 @@ export function summaryView(l: StoredLog): LogSummary {
   };
 }
 
-/** A stored log with its headers and body, as other features read it (LogsService.get). */
+/** A page of logs as the list shows it. */
+export function pageView(p: LogsPage): LogPage {
+  return { ...p, logs: p.logs.map(summaryView) };
+}
+
+/** A stored log with its headers and body (the detail, a share link's JSON, a JSON export). */
 export function detailView(l: StoredLog): LogDetail {
   return {
     ...summaryView(l),

@@ -1,23 +1,26 @@
-import type { Store } from '../store/store-types.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import { LogActionsService, type LogActionsDeps } from './log-actions-service.ts';
-import { storedBodies } from './log-search.ts';
 import { logsMigrations } from './logs-migrations.ts';
-import { LogsRepository, type RetentionPolicy } from './logs-repository.ts';
+import type { LogsRepository } from './logs-repository.ts';
 import { logsRoutes } from './logs-routes.ts';
 import { LogsService, type Explainable } from './logs-service.ts';
-import { SearchBackfill } from './search-backfill.ts';
+
+/** Work a backend runs beside its repository while the engine runs (sql.js: the search index backfill). */
+export interface BackgroundWork {
+  start(): void;
+  /** Stops after the step in hand; resolves once it is written. */
+  stop(): Promise<void>;
+}
 
 export interface LogsFeatureDeps {
-  store: Store;
+  /** Whichever backend the engine built (server/storage/), with the retention budgets it reads at each insert. */
+  repo: LogsRepository;
+  /** The backend's background work, started once the store is loaded and stopped with the engine. */
+  background?: BackgroundWork;
   ids: IdGenerator;
-  /** The current budgets, read at each insert (Settings changes them live). */
-  retention: () => RetentionPolicy;
   /** The endpoints service: clearing an endpoint's logs checks the endpoint through it. */
   endpoints: LogActionsDeps['endpoints'];
   events: LogActionsDeps['events'];
-  /** Where the search index's background backfill reports a fault. */
-  onError: (err: unknown) => void;
   /** Remediation's rule for the detail's `explainable`; called only once requests come (see Explainable). */
   explainable: Explainable;
 }
@@ -27,17 +30,16 @@ export interface LogsFeatureDeps {
  * through this service; the user deletes and pins them through `LogActionsService`.
  */
 export function logsFeature(deps: LogsFeatureDeps) {
-  const repo = new LogsRepository(deps.store, deps.retention);
+  const { repo, background } = deps;
   const service = new LogsService(repo, deps.ids, deps.explainable);
   const actions = new LogActionsService({ repo, endpoints: deps.endpoints, events: deps.events });
-  const backfill = new SearchBackfill(deps.store, storedBodies(deps.store), deps.onError);
   return {
     name: 'logs',
     migrations: logsMigrations,
     service,
     routes: logsRoutes(service, actions),
-    start: async () => backfill.start(),
-    stop: () => backfill.stop(),
+    start: async () => background?.start(),
+    stop: async () => background?.stop(),
     endpointDeleted: (accountId: string, endpointId: string) => service.deleteForEndpoint(accountId, endpointId),
   };
 }

@@ -1,6 +1,6 @@
 import { route, type RouteSpec } from '../http/route.ts';
 import type { LogActionsService } from './log-actions-service.ts';
-import { readingView } from './log-views.ts';
+import { pageView, readingView, summaryView } from './log-views.ts';
 import type { LogsService } from './logs-service.ts';
 import {
   DeleteLogsBody,
@@ -29,7 +29,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       acts: false,
       query: LogListQuery,
       responses: { 200: { description: 'A page of logs', data: LogPageSchema } },
-      handler: async ({ account, query }) => ({ data: await logs.list(account, query) }),
+      handler: async ({ account, query }) => ({ data: pageView(await logs.list(account, query)) }),
     }),
     route({
       method: 'get',
@@ -50,7 +50,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       body: UpdateLogBody,
       responses: { 200: { description: 'The log as the list shows it', data: LogSummarySchema } },
       handler: async ({ account, params, body }) => ({
-        data: await actions.setPinned(account, params.logId, body.pinned),
+        data: summaryView(await actions.setPinned(account, params.logId, body.pinned)),
       }),
     }),
     route({
@@ -90,7 +90,7 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
       responses: { 200: { description: 'A page of webhooks', data: WebhookPageSchema } },
       handler: async ({ account, query }) => {
         const page = await logs.list(account, query);
-        return { data: { webhooks: page.logs, total: page.total, hasMore: page.hasMore } };
+        return { data: { webhooks: page.logs.map(summaryView), total: page.total, hasMore: page.hasMore } };
       },
     }),
   ];

@@ -100,7 +100,7 @@ export const LogSummarySchema = z
   })
   .meta({ id: 'LogSummary' });
 
-/** A log with its headers and body, as other features read it (LogsService.get). */
+/** A log with its headers and body (log-views.ts, detailView): the detail's base, a share link's JSON, a JSON export. */
 export const LogDetailSchema = LogSummarySchema.extend({
   headers: Headers.meta({ description: 'Lower-case names; a repeated header is an array.' }),
   rawHeaders: z.array(z.tuple([z.string(), z.string()])),

@@ -3,8 +3,8 @@ import { NotFoundError } from '../errors/app-errors.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
 import type { LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog } from './log-types.ts';
-import { detailView, summaryView } from './log-views.ts';
-import type { LogDetail, LogPage, LogSummary } from './logs-schemas.ts';
+import { summaryView } from './log-views.ts';
+import type { LogSummary } from './logs-schemas.ts';
 import type { LogsRepository, StoredLog, StoredLogWithAnswer } from './logs-repository.ts';
 import { readAnswer, type AnswerReading } from './sender-answers.ts';
 
@@ -15,6 +15,20 @@ import { readAnswer, type AnswerReading } from './sender-answers.ts';
  * engine hands this over late, and requests, the only callers, come later still.
  */
 export type Explainable = (accountId: string, log: { id: string; status: LogStatus }) => Promise<boolean>;
+
+/** A stored log read whole: the capture with its body as bytes (empty when none came) and the sender's answer. */
+export interface StoredLogWithBody extends StoredLogWithAnswer {
+  body: Buffer;
+}
+
+/** A page of the account's logs, newest first, without their bodies. */
+export interface LogsPage {
+  logs: StoredLog[];
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
 
 /** One log as its detail shows it: the capture, the sender's answer, whether it can be explained. */
 export interface LogReading {
@@ -41,19 +55,15 @@ export class LogsService {
     return { id, settled: receipt.settled };
   }
 
-  async list(account: AccountContext, q: LogQuery): Promise<LogPage> {
+  async list(account: AccountContext, q: LogQuery): Promise<LogsPage> {
     const { rows, total } = await this.repo.page(account.id, q);
     return {
-      logs: rows.map(summaryView),
+      logs: rows,
       total,
       limit: q.limit,
       offset: q.offset,
       hasMore: q.offset + rows.length < total,
     };
-  }
-
-  async get(account: AccountContext, id: string): Promise<LogDetail> {
-    return detailView(await this.find(account, id));
   }
 
   /** The detail of `GET /api/webhooks/logs/:logId`: the capture with what was answered and whether Explain applies. */
@@ -86,9 +96,14 @@ export class LogsService {
     await this.repo.deleteForEndpoint(accountId, endpointId);
   }
 
-  private async find(account: AccountContext, id: string): Promise<StoredLogWithAnswer> {
+  /**
+   * One of the account's logs with its exact bytes, for the features that work on
+   * a delivery (share, export, compare, replay, remediation, diagnose); another
+   * account's or a missing log is 404 LOG_NOT_FOUND.
+   */
+  async find(account: AccountContext, id: string): Promise<StoredLogWithBody> {
     const log = await this.repo.find(account.id, id);
     if (!log) throw new NotFoundError(`Log ${id} was not found.`, 'LOG_NOT_FOUND');
-    return log;
+    return { ...log, body: log.body ?? Buffer.alloc(0) };
   }
 }

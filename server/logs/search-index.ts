@@ -1,4 +1,3 @@
-import type { WriteOp } from '../store/store-types.ts';
 import { likeView, likeViewOfString, type LikeTerm } from './like-text.ts';
 
 /**
@@ -7,7 +6,8 @@ import { likeView, likeViewOfString, type LikeTerm } from './like-text.ts';
  *
  * A row holds SIG_BITS bits in WORDS INTEGER columns w0.. of 48 bits each (the most a
  * JavaScript number carries exactly, so a word is one bound parameter), keyed
- * `seq * ROWS_PER_LOG + n`. Each trigram sets one bit. A row is closed once MAX_SET bits
+ * `seq * ROWS_PER_LOG + n` in sql.js (server/storage/sqljs/search-index-sqljs.ts writes
+ * them) and `(log_seq, n)` in PostgreSQL. Each trigram sets one bit. A row is closed once MAX_SET bits
  * are set, so no row is saturated: a large body gets more rows instead (about one per KB
  * of JSON), the next one starting OVERLAP trigrams before the previous one ended, so the
  * trigrams of any substring of up to OVERLAP + 2 bytes are all in one row. A search
@@ -38,8 +38,9 @@ const FULL_WORD = 2 ** WORD_BITS - 1;
  */
 export const UNINDEXED_WORD = -1;
 
-const COLUMNS = Array.from({ length: WORDS }, (_, i) => `w${i}`);
-const UNINDEXED_ROW = `${COLUMNS.map(() => UNINDEXED_WORD).join(', ')}`;
+/** The signature's columns, w0..: one word each (both backends' `log_search` tables). */
+export const SIGNATURE_COLUMNS: readonly string[] = Array.from({ length: WORDS }, (_, i) => `w${i}`);
+const UNINDEXED_ROW = `${SIGNATURE_COLUMNS.map(() => UNINDEXED_WORD).join(', ')}`;
 
 /**
  * The table and what keeps it. Every new log first gets an unindexed row at key
@@ -48,54 +49,14 @@ const UNINDEXED_ROW = `${COLUMNS.map(() => UNINDEXED_WORD).join(', ')}`;
  * stored get the same row, which the backfill replaces. The index op replaces it with
  * the log's rows. Deleting a log deletes its rows.
  */
-export const SEARCH_INDEX_SQL = `CREATE TABLE log_search (key INTEGER PRIMARY KEY, ${COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(', ')});
+export const SEARCH_INDEX_SQL = `CREATE TABLE log_search (key INTEGER PRIMARY KEY, ${SIGNATURE_COLUMNS.map((c) => `${c} INTEGER NOT NULL`).join(', ')});
   CREATE TRIGGER logs_search_unindexed AFTER INSERT ON logs BEGIN
-    INSERT OR REPLACE INTO log_search (key, ${COLUMNS.join(', ')}) VALUES (NEW.seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW});
+    INSERT OR REPLACE INTO log_search (key, ${SIGNATURE_COLUMNS.join(', ')}) VALUES (NEW.seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW});
   END;
   CREATE TRIGGER logs_search_deleted AFTER DELETE ON logs BEGIN
     DELETE FROM log_search WHERE key BETWEEN OLD.seq * ${ROWS_PER_LOG} AND OLD.seq * ${ROWS_PER_LOG} + ${ROWS_PER_LOG - 1};
   END;
-  INSERT INTO log_search (key, ${COLUMNS.join(', ')}) SELECT seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW} FROM logs;`;
-
-/**
- * The op that indexes a log (after its INSERT, in the same record). Each word is a bound
- * parameter, so the SQL depends on the number of rows: one for most deliveries, about
- * one per KB of a larger body. (Measured: applying a delivery costs ~25 us more; ~60 us
- * more with the words in one JSON text that the statement unpacks.)
- */
-export function searchIndexOp(id: string, path: string, rawHeadersJson: string, body: Uint8Array): WriteOp {
-  return writeRows(signatureWords(path, rawHeadersJson, body), 'id', id);
-}
-
-/** The backfill's op: the same rows, for a log known by seq; without its body (not read: too large), one full row. */
-export function searchIndexOpBySeq(
-  seq: number,
-  path: string,
-  rawHeadersJson: string,
-  body: Uint8Array | undefined,
-): WriteOp {
-  return writeRows(body ? signatureWords(path, rawHeadersJson, body) : [FULL_ROW], 'seq', seq);
-}
-
-const ONE_ROW_BY_ID = writeRowsSql(1, 'id');
-
-function writeRows(rows: readonly (readonly number[])[], by: 'id' | 'seq', key: string | number): WriteOp {
-  const params: (string | number)[] = [key];
-  for (const row of rows) for (const w of row) params.push(w);
-  return { sql: rows.length === 1 && by === 'id' ? ONE_ROW_BY_ID : writeRowsSql(rows.length, by), params };
-}
-
-/**
- * The log's seq is looked up once (SQLite runs an uncorrelated subquery once per
- * statement). Should the log be gone (a backfill racing a delete), the rows go to seq
- * -1, which no log has, instead of a NULL key, for which SQLite would pick a rowid.
- */
-function writeRowsSql(rows: number, by: 'id' | 'seq'): string {
-  const base = `COALESCE((SELECT seq FROM logs WHERE ${by} = ?1), -1) * ${ROWS_PER_LOG}`;
-  const words = COLUMNS.map(() => '?').join(', ');
-  const values = Array.from({ length: rows }, (_, n) => `(${base} + ${n}, ${words})`).join(', ');
-  return `INSERT OR REPLACE INTO log_search (key, ${COLUMNS.join(', ')}) VALUES ${values}`;
-}
+  INSERT INTO log_search (key, ${SIGNATURE_COLUMNS.join(', ')}) SELECT seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW} FROM logs;`;
 
 /** Each row's WORDS words. */
 export function signatureWords(path: string, rawHeadersJson: string, body: Uint8Array): readonly (readonly number[])[] {
@@ -108,7 +69,8 @@ export function signatureWords(path: string, rawHeadersJson: string, body: Uint8
   return rows.length > ROWS_PER_LOG ? [FULL_ROW] : rows.map(words48);
 }
 
-const FULL_ROW: readonly number[] = new Array<number>(WORDS).fill(FULL_WORD);
+/** The row of a log whose text is not indexed (too large): every bit set, so every probe passes it. */
+export const FULL_ROW: readonly number[] = new Array<number>(WORDS).fill(FULL_WORD);
 
 class RowBuilder {
   private readonly rows: Int32Array[] = [];
@@ -170,11 +132,19 @@ export function indexProbe(term: LikeTerm): { column: number; mask: number }[] {
   return words48(bits).flatMap((mask, column) => (mask === 0 ? [] : [{ column, mask }]));
 }
 
-/** The WHERE condition on `log_search s` for the probe (no trigram: every row passes), and its parameters. */
-export function probeCondition(probe: { column: number; mask: number }[]): { sql: string; params: number[] } {
-  if (probe.length === 0) return { sql: '1', params: [] };
+/**
+ * The WHERE condition on `log_search s` for the probe (no trigram: every row passes), and its
+ * parameters. `placeholder(i)` names the i-th of them (0-based): `?` for SQLite, `$n` for PostgreSQL.
+ */
+export function probeCondition(
+  probe: { column: number; mask: number }[],
+  placeholder: (i: number) => string = () => '?',
+): { sql: string; params: number[] } {
+  if (probe.length === 0) return { sql: '1 = 1', params: [] };
   return {
-    sql: probe.map(({ column }) => `(s.w${column} & ?) = ?`).join(' AND '),
+    sql: probe
+      .map(({ column }, i) => `(s.w${column} & ${placeholder(2 * i)}) = ${placeholder(2 * i + 1)}`)
+      .join(' AND '),
     params: probe.flatMap(({ mask }) => [mask, mask]),
   };
 }

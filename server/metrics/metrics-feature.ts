@@ -1,15 +1,12 @@
-import type { Store } from '../store/store-types.ts';
 import { systemScheduler, type Scheduler } from '../support/scheduler.ts';
 import { metricsMigrations } from './metrics-migrations.ts';
 import { metricsObserver } from './metrics-observer.ts';
-import { MetricsRepository } from './metrics-repository.ts';
 import { metricsRoutes } from './metrics-routes.ts';
 import { MetricsService, type MetricsServiceDeps } from './metrics-service.ts';
 import { RefusalsNotifier, type RefusalsNotifierDeps } from './refusals-notifier.ts';
 import { RefusalsService, type RefusalsServiceDeps } from './refusals-service.ts';
 
-export interface MetricsFeatureDeps extends Omit<MetricsServiceDeps, 'repo' | 'refusalsCounted'> {
-  store: Store;
+export interface MetricsFeatureDeps extends Omit<MetricsServiceDeps, 'refusalsCounted'> {
   endpoints: MetricsServiceDeps['endpoints'] & RefusalsServiceDeps['endpoints'];
   /** `refusals.counted`, throttled per account. */
   events: RefusalsNotifierDeps['events'];
@@ -23,8 +20,7 @@ export interface MetricsFeatureDeps extends Omit<MetricsServiceDeps, 'repo' | 'r
  * no log), read back by `GET /api/observability/refusals` and told live.
  */
 export function metricsFeature(deps: MetricsFeatureDeps) {
-  const repo = new MetricsRepository(deps.store);
-  const refusals = new RefusalsService({ repo, endpoints: deps.endpoints, clock: deps.clock });
+  const refusals = new RefusalsService({ repo: deps.repo, endpoints: deps.endpoints, clock: deps.clock });
   const notifier = new RefusalsNotifier({
     refusals,
     events: deps.events,
@@ -34,7 +30,6 @@ export function metricsFeature(deps: MetricsFeatureDeps) {
   });
   const service = new MetricsService({
     ...deps,
-    repo,
     refusalsCounted: (accountIds) => notifier.counted(accountIds),
   });
   return {

@@ -14,12 +14,9 @@ export type StoredAnalysis = Omit<Analysis, 'cached'>;
  * `undefined` is not stored, as JSON.stringify leaves it out. Every read and
  * delete is scoped by account: another account's analysis is never found or removed.
  *
- * An analysis lives no longer than its log. In sql.js a trigger on `logs`
- * (analyses_follow_logs, server/remediation/remediation-migrations.ts) deletes
- * it with its log. PostgreSQL has no logs table yet, so nothing removes its
- * analyses when logs go; when logs move behind an interface, the PostgreSQL
- * table gets a foreign key to them with ON DELETE CASCADE (or both backends a
- * `logsDeleted` hook), and the sql.js trigger gives way to that one mechanism.
+ * An analysis lives no longer than its log: deleting the log deletes it in the
+ * same write (sql.js: the analyses_follow_logs trigger; PostgreSQL: a foreign
+ * key ON DELETE CASCADE), and one saved for a log already gone is not kept.
  */
 export interface RemediationRepository {
   /** The analysis of log `logId` saved by `accountId`, or undefined when there is none (another account's included). */

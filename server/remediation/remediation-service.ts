@@ -3,9 +3,10 @@ import type { EndpointRecord } from '../endpoints/endpoint-types.ts';
 import { ConflictError } from '../errors/app-errors.ts';
 import type { LogUpdated } from '../logs/log-events.ts';
 import type { LogStatus } from '../logs/log-types.ts';
-import type { LogDetail } from '../logs/logs-schemas.ts';
+import type { StoredLogWithBody } from '../logs/logs-service.ts';
 import type { ReplayReader, ReplayRecord } from '../replay/replay-types.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
+import { headerObject } from '../support/headers.ts';
 import { runRules } from './analyzer.ts';
 import { isExplainable, REPLAY_HISTORY_LIMIT } from './eligibility.ts';
 import { askLlm, type LlmConfig } from './llm-client.ts';
@@ -18,7 +19,7 @@ export interface RemediationServiceDeps {
   repo: RemediationRepository;
   /** LogsService: the log and its stored bytes, scoped by account (404 otherwise); its status alone (null: none). */
   logs: {
-    get(account: AccountContext, id: string): Promise<LogDetail>;
+    find(account: AccountContext, id: string): Promise<StoredLogWithBody>;
     statusOf(accountId: string, id: string): Promise<LogStatus | null>;
   };
   /** EndpointsService: the endpoint with its secrets, scoped by account (404 otherwise). */
@@ -49,7 +50,7 @@ export class RemediationService {
 
   async analyze(account: AccountContext, logId: string, opts: { refresh?: boolean } = {}): Promise<Analysis> {
     // The log first: an unknown or foreign log is 404 even when an analysis exists.
-    const log = await this.deps.logs.get(account, logId);
+    const log = await this.deps.logs.find(account, logId);
     if (!opts.refresh) {
       const stored = await this.deps.repo.find(account.id, logId);
       if (stored) return { ...stored, cached: true };
@@ -119,18 +120,18 @@ export class RemediationService {
     await this.deps.repo.deleteForEndpoint(accountId, endpointId);
   }
 
-  private context(account: AccountContext, log: LogDetail, replays: RuleContext['replays']): RuleContext {
+  private context(account: AccountContext, log: StoredLogWithBody, replays: RuleContext['replays']): RuleContext {
     const e = this.deps.endpoints.own(account, log.endpointId);
     return {
       log: {
         id: log.id,
         endpointId: log.endpointId,
         method: log.method,
-        receivedAt: Date.parse(log.receivedAt),
+        receivedAt: log.receivedAt,
         status: log.status,
         verification: log.verification,
-        headers: log.headers,
-        body: Buffer.from(log.body, log.bodyEncoding),
+        headers: headerObject(log.rawHeaders),
+        body: log.body,
         truncated: log.truncated,
         size: log.size,
         declaredSize: log.declaredSize,

@@ -1,6 +1,5 @@
-import type { Store } from '../store/store-types.ts';
-
 export interface QueuedForward {
+  /** The item's place in the queue: increasing in enqueue order, never reused. */
   seq: number;
   accountId: string;
   endpointId: string;
@@ -9,81 +8,47 @@ export interface QueuedForward {
   attempts: number;
 }
 
-interface QueueRow {
-  seq: number;
-  account_id: string;
-  endpoint_id: string;
-  log_id: string;
-  enqueued_at: number;
-  attempts: number;
-}
+/**
+ * The durable forward queue: one item per accepted delivery waiting for its
+ * endpoint's forwardUrl. What the Forwarder needs, whatever the backend
+ * (server/storage/sqljs/forward-queue-sqljs.ts,
+ * server/storage/postgres/forward-queue-postgres.ts).
+ * tests/contract/replay-contract.ts holds every backend to this contract.
+ *
+ * Each endpoint's items leave in the order they came (first in, first out).
+ * Items are addressed by endpoint and by `seq`, not by account: endpoint ids are
+ * unique across accounts, and only the forwarder, which owns the queue, calls.
+ *
+ * An item lives no longer than its log: deleting the log removes it in the same
+ * write (sql.js: the replays_follow_logs trigger; PostgreSQL: a foreign key ON
+ * DELETE CASCADE). An item enqueued after its log is gone is not an error:
+ * `enqueue` resolves either way. PostgreSQL stores nothing then; sql.js stores it
+ * beyond its trigger's reach, and the forwarder drops it on its turn (the log is
+ * not found).
+ */
+export interface ForwardQueueRepository {
+  /**
+   * Appends an item with 0 attempts at the tail of its endpoint's queue. Durable
+   * when it resolves: the item survives a crash or kill of the engine from then
+   * on (the receiver answers the sender after this), and every read after it sees it.
+   */
+  enqueue(item: Omit<QueuedForward, 'seq' | 'attempts'>): Promise<void>;
 
-/** The durable forward queue: one row per accepted delivery waiting for its endpoint's forwardUrl. */
-export class ForwardQueueRepository {
-  constructor(private readonly store: Store) {}
+  /** The endpoint's oldest queued item, or undefined when its queue is empty. */
+  head(endpointId: string): Promise<QueuedForward | undefined>;
 
-  /** `durable`: the receiver's answer to the sender waits for the journal, not for the worker. */
-  async enqueue(item: Omit<QueuedForward, 'seq' | 'attempts'>): Promise<void> {
-    await this.store.write(
-      [
-        {
-          sql: 'INSERT INTO forward_queue (account_id, endpoint_id, log_id, enqueued_at, attempts) VALUES (?, ?, ?, ?, 0)',
-          params: [item.accountId, item.endpointId, item.logId, item.enqueuedAt],
-        },
-      ],
-      'durable',
-    );
-  }
+  /** How many items the endpoint has queued. */
+  pending(endpointId: string): Promise<number>;
 
-  async head(endpointId: string): Promise<QueuedForward | undefined> {
-    const row = await this.store.get<QueueRow>(
-      'SELECT seq, account_id, endpoint_id, log_id, enqueued_at, attempts FROM forward_queue WHERE endpoint_id = ? ORDER BY seq LIMIT 1',
-      [endpointId],
-    );
-    return row
-      ? {
-          seq: row.seq,
-          accountId: row.account_id,
-          endpointId: row.endpoint_id,
-          logId: row.log_id,
-          enqueuedAt: row.enqueued_at,
-          attempts: row.attempts,
-        }
-      : undefined;
-  }
+  /** Every endpoint with at least one item queued, once each, in no particular order (to resume after a restart). */
+  endpointsWithPending(): Promise<string[]>;
 
-  async pending(endpointId: string): Promise<number> {
-    const row = await this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM forward_queue WHERE endpoint_id = ?', [
-      endpointId,
-    ]);
-    return row?.n ?? 0;
-  }
+  /** Sets the attempts of item `seq`; an unknown `seq` changes nothing and does not fail. */
+  recordAttempt(seq: number, attempts: number): Promise<void>;
 
-  /** Endpoints with something queued (to resume after a restart). */
-  async endpointsWithPending(): Promise<string[]> {
-    const rows = await this.store.all<{ endpoint_id: string }>('SELECT DISTINCT endpoint_id FROM forward_queue');
-    return rows.map((r) => r.endpoint_id);
-  }
+  /** Removes item `seq`; an unknown `seq` changes nothing and does not fail. */
+  remove(seq: number): Promise<void>;
 
-  async recordAttempt(seq: number, attempts: number): Promise<void> {
-    await this.store.write([{ sql: 'UPDATE forward_queue SET attempts = ? WHERE seq = ?', params: [attempts, seq] }]);
-  }
-
-  async remove(seq: number): Promise<void> {
-    await this.store.write([{ sql: 'DELETE FROM forward_queue WHERE seq = ?', params: [seq] }]);
-  }
-
-  async clearEndpoint(endpointId: string): Promise<void> {
-    await this.store.write([{ sql: 'DELETE FROM forward_queue WHERE endpoint_id = ?', params: [endpointId] }]);
-  }
-
-  async removeLogs(accountId: string, logIds: readonly string[]): Promise<void> {
-    if (logIds.length === 0) return;
-    await this.store.write([
-      {
-        sql: `DELETE FROM forward_queue WHERE account_id = ? AND log_id IN (${logIds.map(() => '?').join(', ')})`,
-        params: [accountId, ...logIds],
-      },
-    ]);
-  }
+  /** Removes every item of the endpoint; other endpoints' stay. */
+  clearEndpoint(endpointId: string): Promise<void>;
 }

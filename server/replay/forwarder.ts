@@ -225,7 +225,8 @@ export class Forwarder implements DeliveryObserver {
       };
       return 'dropped';
     }
-    const { log, body, forwarded } = sendable;
+    const { log, forwarded } = sendable;
+    const { body } = log;
     let url: URL;
     try {
       url = forwardTarget(forwardUrl, log.path, log.query);

@@ -1,12 +1,15 @@
 import { isUtf8 } from 'node:buffer';
-import { isoTime } from '../support/clock.ts';
 import { headerObject } from '../support/headers.ts';
 import { jsonShape } from '../support/json-shape.ts';
 import { lineDiff, parseJson } from '../support/line-diff.ts';
-import type { ReplayDiff } from './replay-schemas.ts';
+import type { ReplayDiffView } from './replay-schemas.ts';
 import type { StoredReplay } from './replay-types.ts';
 
-type ReplaySide = ReplayDiff['a'];
+/** One side of a replay diff: the attempt, createdAt in epoch ms. */
+export type ReplaySide = Omit<ReplayDiffView['a'], 'createdAt'> & { createdAt: number };
+
+/** Two replays compared, each side as ReplaySide (replay-views.ts makes the API's form). */
+export type ReplayDiff = Omit<ReplayDiffView, 'a' | 'b'> & { a: ReplaySide; b: ReplaySide };
 
 /**
  * When a JSON answer is pretty-printed before diffing. JSON.parse is iterative,
@@ -46,7 +49,7 @@ function side(r: StoredReplay): ReplaySide {
     method: r.method,
     status: r.status,
     error: r.error,
-    createdAt: isoTime(r.createdAt),
+    createdAt: r.createdAt,
     truncated: r.responseTruncated,
   };
 }

@@ -1,16 +1,17 @@
-import type { Store } from '../store/store-types.ts';
 import type { Clock } from '../support/clock.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { Random } from '../support/random.ts';
-import { ForwardQueueRepository } from './forward-queue-repository.ts';
+import type { ForwardQueueRepository } from './forward-queue-repository.ts';
 import { Forwarder, type ForwarderDeps } from './forwarder.ts';
 import { replayMigrations } from './replay-migrations.ts';
-import { ReplayRepository } from './replay-repository.ts';
+import type { ReplayRepository } from './replay-repository.ts';
 import { replayRoutes } from './replay-routes.ts';
 import { ReplayService, type ReplayServiceDeps } from './replay-service.ts';
 
 export interface ReplayFeatureDeps {
-  store: Store;
+  /** Whichever backends the engine built (server/storage/). */
+  repo: ReplayRepository;
+  queue: ForwardQueueRepository;
   logs: ReplayServiceDeps['logs'];
   endpoints: ReplayServiceDeps['endpoints'];
   urls: ReplayServiceDeps['urls'];
@@ -30,9 +31,8 @@ export interface ReplayFeatureDeps {
  * resumes its queue on start.
  */
 export function replayFeature(deps: ReplayFeatureDeps) {
-  const queue = new ForwardQueueRepository(deps.store);
-  const service = new ReplayService({ ...deps, repo: new ReplayRepository(deps.store), queue });
-  const forwarder = new Forwarder({ ...deps, queue, replays: service, policy: deps.forwardPolicy });
+  const service = new ReplayService(deps);
+  const forwarder = new Forwarder({ ...deps, replays: service, policy: deps.forwardPolicy });
   return {
     name: 'replay',
     migrations: replayMigrations,

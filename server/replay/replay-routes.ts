@@ -15,6 +15,8 @@ import {
   ReplayParams,
 } from './replay-schemas.ts';
 import type { ReplayService } from './replay-service.ts';
+import { historyEntry } from './replay-types.ts';
+import { replayDetailView, replayDiffView, replayExchangeView } from './replay-views.ts';
 
 const REPLAY_RESPONSES = {
   200: {
@@ -42,7 +44,7 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       responses: REPLAY_RESPONSES,
       errors: REPLAY_ERRORS,
       handler: async ({ account, params, body }) => ({
-        data: await replays.replay(account, params.webhookLogId, body),
+        data: replayDetailView(await replays.replay(account, params.webhookLogId, body)),
       }),
     }),
     route({
@@ -54,7 +56,9 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       body: ReplayBody,
       responses: REPLAY_RESPONSES,
       errors: REPLAY_ERRORS,
-      handler: async ({ account, params, body }) => ({ data: await replays.replay(account, params.id, body) }),
+      handler: async ({ account, params, body }) => ({
+        data: replayDetailView(await replays.replay(account, params.id, body)),
+      }),
     }),
     route({
       method: 'get',
@@ -65,9 +69,10 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       params: LogIdParams,
       query: HistoryQuery,
       responses: { 200: { description: 'History page', data: HistorySchema } },
-      handler: async ({ account, params, query }) => ({
-        data: await replays.historyPage(account, params.webhookLogId, query.limit, query.offset),
-      }),
+      handler: async ({ account, params, query }) => {
+        const page = await replays.historyPage(account, params.webhookLogId, query.limit, query.offset);
+        return { data: { history: page.history.map(historyEntry), total: page.total } };
+      },
     }),
     route({
       method: 'get',
@@ -79,7 +84,7 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       params: ReplayParams,
       responses: { 200: { description: 'The replay', data: ReplayExchangeSchema } },
       handler: async ({ account, params }) => ({
-        data: await replays.get(account, params.webhookLogId, params.replayId),
+        data: replayExchangeView(await replays.get(account, params.webhookLogId, params.replayId)),
       }),
     }),
     route({
@@ -92,7 +97,7 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       query: DiffQuery,
       responses: { 200: { description: 'The differences', data: DiffSchema } },
       handler: async ({ account, params, query }) => ({
-        data: await replays.diff(account, params.webhookLogId, query.a, query.b),
+        data: replayDiffView(await replays.diff(account, params.webhookLogId, query.a, query.b)),
       }),
     }),
     route({

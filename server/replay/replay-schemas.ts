@@ -216,5 +216,5 @@ export type ReplayHistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export type ReplayDetail = z.infer<typeof ReplayDetailSchema>;
 export type ReplayExchange = z.infer<typeof ReplayExchangeSchema>;
 export type ReplayHistoryPage = z.infer<typeof HistorySchema>;
-export type ReplayDiff = z.infer<typeof DiffSchema>;
+export type ReplayDiffView = z.infer<typeof DiffSchema>;
 export type ForwardStatus = z.infer<typeof ForwardStatusSchema>;

@@ -10,16 +10,15 @@ import {
   ValidationError,
 } from '../errors/app-errors.ts';
 import type { LogUpdated } from '../logs/log-events.ts';
-import type { LogDetail } from '../logs/logs-schemas.ts';
+import type { LogsService, StoredLogWithBody } from '../logs/logs-service.ts';
 import { sign } from '../signatures/registry.ts';
 import type { Clock } from '../support/clock.ts';
-import { headerObject, headerValue } from '../support/headers.ts';
+import { headerValue } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { ForwardQueueRepository } from './forward-queue-repository.ts';
-import { encodeBody, NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
+import { NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
 import { buildHeaders, forwardedHeaders, type HeaderOverrides } from './outgoing-request.ts';
-import { diffReplays } from './replay-diff.ts';
-import type { ReplayDiff } from './replay-schemas.ts';
+import { diffReplays, type ReplayDiff } from './replay-diff.ts';
 import type { ReplayRepository } from './replay-repository.ts';
 import { percentile } from '../support/percentile.ts';
 import {
@@ -33,7 +32,7 @@ import {
   type ReplayTrigger,
   type StoredReplay,
 } from './replay-types.ts';
-import type { ReplayDetail, ReplayExchange, ReplayHistoryEntry } from './replay-schemas.ts';
+import type { ReplayHistoryEntry } from './replay-schemas.ts';
 
 export interface ReplayInput {
   targetUrl: string;
@@ -50,7 +49,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export interface ReplayServiceDeps {
   repo: ReplayRepository;
   queue: ForwardQueueRepository;
-  logs: { get(account: AccountContext, id: string): Promise<LogDetail> };
+  logs: Pick<LogsService, 'find' | 'statusOf'>;
   endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
   /** The public base URL (tunnel or configured) as it is now: how X-Forwarded-Proto is decided. */
   urls: { readonly publicBase: string | null };
@@ -75,10 +74,21 @@ export interface ReplayServiceDeps {
   maxHistoryPerAccount?: number;
 }
 
+/**
+ * One attempt with the request body as sent: the stored body of an edited one (at
+ * most its first EDITED_BODY_CAP_BYTES), else the log's own bytes.
+ */
+export interface SentReplay {
+  replay: StoredReplay;
+  requestBody: Buffer;
+  /** The whole size of what was sent (more than requestBody's length when cut). */
+  requestBodySize: number;
+}
+
 /** A stored delivery made ready to send again: what both replay and forwarding start from. */
 export interface SendableLog {
-  log: LogDetail;
-  body: Buffer;
+  /** With its exact bytes. */
+  log: StoredLogWithBody;
   /** The engine's own X-Forwarded-* for it (the sender's are never sent on). */
   forwarded: HeaderPairs;
 }
@@ -105,8 +115,9 @@ export class ReplayService implements ReplayReader {
    * own 4xx/5xx is a result, not an error; no response at all is a 502 or 504
    * (recorded too, its id in the error's details).
    */
-  async replay(account: AccountContext, logId: string, input: ReplayInput): Promise<ReplayDetail> {
-    const { log, body: original, forwarded } = await this.sendable(account, logId);
+  async replay(account: AccountContext, logId: string, input: ReplayInput): Promise<StoredReplay> {
+    const { log, forwarded } = await this.sendable(account, logId);
+    const original = log.body;
     const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
     if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
     if (log.truncated && input.body === undefined) {
@@ -159,15 +170,14 @@ export class ReplayService implements ReplayReader {
       if (result.error.code === NOT_SENT) throw new ValidationError(result.error.message, details, result.error.code);
       throw new BadGatewayError(result.error.message, details, result.error.code);
     }
-    return detail(record);
+    return record;
   }
 
   /** The log (account-scoped: another account's is a 404), its exact bytes and the X-Forwarded-* to send with them. */
   async sendable(account: AccountContext, logId: string): Promise<SendableLog> {
-    const log = await this.deps.logs.get(account, logId);
+    const log = await this.deps.logs.find(account, logId);
     return {
       log,
-      body: Buffer.from(log.body, log.bodyEncoding),
       forwarded: forwardedHeaders({
         sourceIp: log.sourceIp,
         rawHeaders: log.rawHeaders,
@@ -200,28 +210,18 @@ export class ReplayService implements ReplayReader {
     logId: string,
     limit: number,
     offset: number,
-  ): Promise<{ history: ReplayHistoryEntry[]; total: number }> {
+  ): Promise<{ history: StoredReplay[]; total: number }> {
     const { rows, total } = await this.deps.repo.forLog(account.id, logId, limit, offset);
     // History rows exist only for the account's own logs; with none, tell a missing log from an unreplayed one.
-    if (total === 0) await this.deps.logs.get(account, logId);
-    return { history: rows.map(historyEntry), total };
+    if (total === 0 && (await this.deps.logs.statusOf(account.id, logId)) === null) throw logNotFound(logId);
+    return { history: rows, total };
   }
 
   /** One attempt with the request as sent: the stored body of an edited one (at most its first 64 KiB), else the log's own bytes. */
-  async get(account: AccountContext, logId: string, replayId: string): Promise<ReplayExchange> {
+  async get(account: AccountContext, logId: string, replayId: string): Promise<SentReplay> {
     const r = await this.own(account, logId, replayId);
-    const sent = r.requestBody ?? (await this.sendable(account, logId)).body;
-    const size = r.requestBodySize ?? sent.length;
-    const truncated = size > sent.length;
-    // A cut inside a UTF-8 character drops that character rather than turning the whole text into base64, as responses do.
-    const body = encodeBody(sent, truncated);
-    return {
-      ...detail(r),
-      requestBody: body.text,
-      requestBodyEncoding: body.encoding,
-      requestBodySize: size,
-      requestBodyTruncated: truncated,
-    };
+    const sent = r.requestBody ?? (await this.deps.logs.find(account, logId)).body;
+    return { replay: r, requestBody: sent, requestBodySize: r.requestBodySize ?? sent.length };
   }
 
   async diff(account: AccountContext, logId: string, a: string, b: string): Promise<ReplayDiff> {
@@ -264,12 +264,6 @@ export class ReplayService implements ReplayReader {
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     await this.deps.queue.clearEndpoint(endpointId);
     await this.deps.repo.deleteForEndpoint(accountId, endpointId);
-  }
-
-  /** Removes the history and queued forwards of deleted logs. */
-  async deleteForLogs(accountId: string, logIds: readonly string[]): Promise<void> {
-    await this.deps.queue.removeLogs(accountId, logIds);
-    await this.deps.repo.deleteForLogs(accountId, logIds);
   }
 
   private async own(account: AccountContext, logId: string, replayId: string, field?: string): Promise<StoredReplay> {
@@ -329,16 +323,3 @@ function contractRecord(r: StoredReplay): ReplayRecord {
 
 const sameHeaders = (a: HeaderPairs, b: HeaderPairs): boolean =>
   a.length === b.length && a.every(([n, v], i) => n === b[i]?.[0] && v === b[i]?.[1]);
-
-export function detail(r: StoredReplay): ReplayDetail {
-  const body = encodeBody(r.responseBody, r.responseTruncated);
-  return {
-    ...historyEntry(r),
-    requestHeaders: r.requestHeaders,
-    responseHeaders: { ...headerObject(r.responseHeaders) },
-    responseRawHeaders: r.responseHeaders,
-    responseBody: body.text,
-    bodyEncoding: body.encoding,
-    truncated: r.responseTruncated,
-  };
-}

@@ -1,16 +1,16 @@
-import type { Store } from '../store/store-types.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { sessionMigrations } from './session-migrations.ts';
-import { SessionRepository } from './session-repository.ts';
+import type { SessionRepository } from './session-repository.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { SessionService } from './session-service.ts';
 import { SignInCodes } from './sign-in-codes.ts';
 import { SignInRateLimit } from './sign-in-rate-limit.ts';
 
 export interface SessionFeatureDeps {
-  store: Store;
+  /** Whichever backend the engine built (server/storage/). */
+  repo: SessionRepository;
   urls: Pick<BaseUrls, 'api'>;
   clock: Clock;
   random: Random;
@@ -35,7 +35,6 @@ export function sessionFeature(deps: SessionFeatureDeps) {
     // The UI is reached through the proxy: a link to the bound address would not open for a teammate.
     urls: deps.publicUrl === null ? deps.urls : { api: deps.publicUrl },
     codes: new SignInCodes(deps.clock, deps.random),
-    repo: new SessionRepository(deps.store),
   });
   return {
     name: 'session',

@@ -1,5 +1,3 @@
-import type { Store, WriteOp } from '../store/store-types.ts';
-
 /** One UI session as the store keeps it: the hash of its id, never the id. */
 export interface SessionRecord {
   idHash: string;
@@ -9,46 +7,28 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-interface SessionRow {
-  id_hash: string;
-  account_id: string;
-  account_name: string;
-  created_at: number;
-  expires_at: number;
-}
+/**
+ * Where UI sessions are stored: what SessionService needs, whatever the backend
+ * (server/storage/sqljs/session-sqljs.ts, server/storage/postgres/session-postgres.ts).
+ * tests/contract/session-contract.ts holds every backend to this contract.
+ *
+ * A session is found by the hash of its id alone (the cookie is the credential,
+ * so no account scopes the read), exactly as inserted, epoch ms as numbers. An
+ * expired session is still found until a later `insert` prunes it: the service
+ * judges expiry from `expiresAt`.
+ */
+export interface SessionRepository {
+  /**
+   * Adds `s`, and in the same atomic write deletes every session (of any
+   * account) whose `expiresAt` is at or before `now` and the sessions whose
+   * hashes are in `replaced` (the cookies a switch of account ends). When the
+   * insert fails (its hash is taken), nothing is pruned or ended either.
+   */
+  insert(s: SessionRecord, replaced: readonly string[], now: number): Promise<void>;
 
-const deleteOne = (idHash: string): WriteOp => ({ sql: 'DELETE FROM sessions WHERE id_hash = ?', params: [idHash] });
+  /** The session whose id hashes to `idHash`, or undefined. */
+  find(idHash: string): Promise<SessionRecord | undefined>;
 
-export class SessionRepository {
-  constructor(private readonly store: Store) {}
-
-  /** Adds a session, ending `replaced` and pruning the expired ones in the same write. */
-  async insert(s: SessionRecord, replaced: readonly string[], now: number): Promise<void> {
-    await this.store.write([
-      { sql: 'DELETE FROM sessions WHERE expires_at <= ?', params: [now] },
-      ...replaced.map(deleteOne),
-      {
-        sql: `INSERT INTO sessions (id_hash, account_id, account_name, created_at, expires_at)
-              VALUES (?, ?, ?, ?, ?)`,
-        params: [s.idHash, s.accountId, s.accountName, s.createdAt, s.expiresAt],
-      },
-    ]);
-  }
-
-  async find(idHash: string): Promise<SessionRecord | undefined> {
-    const r = await this.store.get<SessionRow>('SELECT * FROM sessions WHERE id_hash = ?', [idHash]);
-    return r
-      ? {
-          idHash: r.id_hash,
-          accountId: r.account_id,
-          accountName: r.account_name,
-          createdAt: r.created_at,
-          expiresAt: r.expires_at,
-        }
-      : undefined;
-  }
-
-  async delete(idHashes: readonly string[]): Promise<void> {
-    if (idHashes.length > 0) await this.store.write(idHashes.map(deleteOne));
-  }
+  /** Ends the sessions of these hashes; unknown ones, and an empty list, change nothing and do not fail. */
+  delete(idHashes: readonly string[]): Promise<void>;
 }

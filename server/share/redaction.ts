@@ -1,4 +1,4 @@
-import type { LogDetail } from '../logs/logs-schemas.ts';
+import type { HeaderPairs, QueryObject } from '../logs/log-types.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -93,21 +93,19 @@ export function redactPath(path: string): string {
 }
 
 /**
- * A copy of a log detail with credential and signature values replaced by
- * `[redacted]` in headers, rawHeaders and the query (one name rule for all
- * three). Names, order and the verification verdict stay, so the reader still
- * sees what was sent and whether it verified. The body is left as received, and
- * so is the path (redactPath hides it, a separate choice).
+ * A copy of a stored log with credential and signature values replaced by
+ * `[redacted]` in rawHeaders and the query (one name rule for both; the detail's
+ * `headers` object is made from rawHeaders, so it follows). Names, order and the
+ * verification verdict stay, so the reader still sees what was sent and whether
+ * it verified. The body is left as received, and so is the path (redactPath
+ * hides it, a separate choice).
  */
-export function redactDetail(d: LogDetail): LogDetail {
-  const headers = Object.create(null) as LogDetail['headers'];
-  for (const [k, v] of Object.entries(d.headers)) headers[k] = isSensitiveName(k) ? hide(v) : v;
-  const query = Object.create(null) as LogDetail['query'];
-  for (const [k, v] of Object.entries(d.query)) query[k] = isSensitiveName(k) ? hide(v) : v;
+export function redactLog<T extends { query: QueryObject; rawHeaders: HeaderPairs }>(log: T): T {
+  const query = Object.create(null) as QueryObject;
+  for (const [k, v] of Object.entries(log.query)) query[k] = isSensitiveName(k) ? hide(v) : v;
   return {
-    ...d,
+    ...log,
     query,
-    headers,
-    rawHeaders: d.rawHeaders.map(([n, v]) => [n, isSensitiveName(n) ? REDACTED : v]),
+    rawHeaders: log.rawHeaders.map(([n, v]) => [n, isSensitiveName(n) ? REDACTED : v]),
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LogDetail } from '../logs/logs-schemas.ts';
 import { headerText } from '../support/header-text.ts';
 import { jsonShape } from '../support/json-shape.ts';
-import type { OpenedShare } from './share-service.ts';
+import type { SharedLogView } from './share-views.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const toEntity = (c: string): string => ENTITIES[c]!;
@@ -97,7 +97,7 @@ function verdict(v: LogDetail['verification']): string {
 }
 
 /** The read-only page of a shared delivery. */
-export function renderSharePage(s: OpenedShare): string {
+export function renderSharePage(s: SharedLogView): string {
   const d = s.log;
   const truncated = d.truncated
     ? `<p class="meta">Only the first ${d.storedSize} of ${d.size} bytes were kept (over the size limit).</p>`

@@ -5,6 +5,7 @@ import type { RawHandler } from '../http/listeners.ts';
 import { requestContext, type ReportFault } from '../support/logger-faults.ts';
 import { renderErrorPage, renderSharePage, SHARE_PAGE_CSP } from './share-html.ts';
 import type { OpenedShare, ShareService } from './share-service.ts';
+import { sharedLogView } from './share-views.ts';
 
 /** Every answer of a share link, page or JSON, success or error, carries these. */
 const SHARE_HEADERS = {
@@ -66,14 +67,15 @@ export function sharePageHandler(shares: ShareService, onError: ReportFault): Ra
     shares
       .open(token)
       .then((opened: OpenedShare) => {
+        const shown = sharedLogView(opened);
         if (json) {
           const data = {
-            ...opened.log,
-            share: { expiresAt: opened.expiresAt, redacted: opened.redacted, pathRedacted: opened.pathRedacted },
+            ...shown.log,
+            share: { expiresAt: shown.expiresAt, redacted: shown.redacted, pathRedacted: shown.pathRedacted },
           };
           sendData(res, data, { headers: SHARE_HEADERS });
         } else {
-          sendHtml(res, 200, renderSharePage(opened));
+          sendHtml(res, 200, renderSharePage(shown));
         }
       })
       .catch(fail);

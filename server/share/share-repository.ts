@@ -1,74 +1,38 @@
-import type { Store } from '../store/store-types.ts';
 import type { ShareRecord } from './share-types.ts';
 
-interface ShareRow {
-  token_hash: string;
-  account_id: string;
-  log_id: string;
-  endpoint_id: string;
-  redact: number;
-  redact_path: number;
-  created_at: number;
-  expires_at: number;
-}
+/**
+ * Where share links are stored: what ShareService needs, whatever the backend
+ * (server/storage/sqljs/share-sqljs.ts, server/storage/postgres/share-postgres.ts).
+ * tests/contract/share-contract.ts holds every backend to this contract.
+ *
+ * A log has at most one live link: its account's `replace` swaps the old one for
+ * the new in one atomic step, so the old token stops working the moment the new
+ * one exists, and two replaces racing each other (two instances) both succeed,
+ * leaving one of them. Records come back exactly as written (flags as booleans,
+ * epoch ms as numbers). `findByHash` spans accounts: the token is the credential,
+ * and an expired link is still found (the service answers 410 from `expiresAt`).
+ * Every other read and delete is scoped by account: another account's link is
+ * never found or removed.
+ *
+ * A link lives no longer than its log: deleting the log (retention, a user's
+ * delete) removes its link in the same write. In sql.js the share feature's
+ * trigger `shares_follow_logs` (server/share/share-migrations.ts) does it; in
+ * PostgreSQL the foreign key `shares.log_id REFERENCES logs (id) ON DELETE CASCADE`.
+ * So `replace` needs its log to exist on PostgreSQL (the service reads the log first).
+ */
+export interface ShareRepository {
+  /** Stores `s` as its log's link, replacing the earlier one of that account and log, if any, atomically. */
+  replace(s: ShareRecord): Promise<void>;
 
-const fromRow = (r: ShareRow): ShareRecord => ({
-  tokenHash: r.token_hash,
-  accountId: r.account_id,
-  logId: r.log_id,
-  endpointId: r.endpoint_id,
-  redact: r.redact === 1,
-  redactPath: r.redact_path === 1,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
+  /** The link whose token hashes to `tokenHash`, of any account, expired or not; undefined when none. */
+  findByHash(tokenHash: string): Promise<ShareRecord | undefined>;
 
-export class ShareRepository {
-  constructor(private readonly store: Store) {}
+  /** The link of `accountId`'s log `logId`, or undefined (another account's included). */
+  findForLog(accountId: string, logId: string): Promise<ShareRecord | undefined>;
 
-  /** Replaces the log's link, if any, in one atomic record: the old token stops working. */
-  async replace(s: ShareRecord): Promise<void> {
-    await this.store.write([
-      { sql: 'DELETE FROM shares WHERE account_id = ? AND log_id = ?', params: [s.accountId, s.logId] },
-      {
-        sql: `INSERT INTO shares (token_hash, account_id, log_id, endpoint_id, redact, redact_path, created_at, expires_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [
-          s.tokenHash,
-          s.accountId,
-          s.logId,
-          s.endpointId,
-          s.redact ? 1 : 0,
-          s.redactPath ? 1 : 0,
-          s.createdAt,
-          s.expiresAt,
-        ],
-      },
-    ]);
-  }
+  /** Revokes the link of `accountId`'s log `logId`; none, or another account's, changes nothing and does not fail. */
+  deleteForLog(accountId: string, logId: string): Promise<void>;
 
-  async findByHash(tokenHash: string): Promise<ShareRecord | undefined> {
-    const row = await this.store.get<ShareRow>('SELECT * FROM shares WHERE token_hash = ?', [tokenHash]);
-    return row ? fromRow(row) : undefined;
-  }
-
-  async findForLog(accountId: string, logId: string): Promise<ShareRecord | undefined> {
-    const row = await this.store.get<ShareRow>('SELECT * FROM shares WHERE account_id = ? AND log_id = ?', [
-      accountId,
-      logId,
-    ]);
-    return row ? fromRow(row) : undefined;
-  }
-
-  async deleteForLog(accountId: string, logId: string): Promise<void> {
-    await this.store.write([
-      { sql: 'DELETE FROM shares WHERE account_id = ? AND log_id = ?', params: [accountId, logId] },
-    ]);
-  }
-
-  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
-    await this.store.write([
-      { sql: 'DELETE FROM shares WHERE account_id = ? AND endpoint_id = ?', params: [accountId, endpointId] },
-    ]);
-  }
+  /** Revokes every link of `accountId`'s endpoint `endpointId`; other endpoints' and accounts' stay. */
+  deleteForEndpoint(accountId: string, endpointId: string): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { route, type RouteSpec } from '../http/route.ts';
 import { LogIdParams } from '../logs/logs-schemas.ts';
 import { CreateShareBody, RevokedShareSchema, ShareSchema } from './share-schemas.ts';
 import type { ShareService } from './share-service.ts';
+import { shareView } from './share-views.ts';
 
 export function shareRoutes(shares: ShareService): RouteSpec[] {
   const tag = 'Sharing';
@@ -17,7 +18,7 @@ export function shareRoutes(shares: ShareService): RouteSpec[] {
       responses: { 201: { description: 'The link; the only time its token is shown', data: ShareSchema } },
       handler: async ({ account, params, body }) => ({
         status: 201,
-        data: await shares.create(account, params.logId, body),
+        data: shareView(await shares.create(account, params.logId, body)),
       }),
     }),
     route({

@@ -1,21 +1,19 @@
 import type { AccountContext } from '../auth/account-context.ts';
 import { GoneError, NotFoundError } from '../errors/app-errors.ts';
 import type { LogUpdated } from '../logs/log-events.ts';
-import type { LogDetail } from '../logs/logs-schemas.ts';
-import type { LogsService } from '../logs/logs-service.ts';
+import type { LogsService, StoredLogWithBody } from '../logs/logs-service.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import { isoTime, type Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
-import { redactDetail, redactPath } from './redaction.ts';
+import { redactLog, redactPath } from './redaction.ts';
 import type { ShareRepository } from './share-repository.ts';
 import { hashShareToken, isShareTokenShape, newShareToken } from './share-token.ts';
 import type { CreateShareInput, ShareRecord } from './share-types.ts';
-import type { ShareView } from './share-schemas.ts';
 
 export interface ShareServiceDeps {
   repo: ShareRepository;
   /** Logs are read through their service (never their tables): a deleted or evicted log ends its link. */
-  logs: Pick<LogsService, 'get'>;
+  logs: Pick<LogsService, 'find'>;
   urls: BaseUrls;
   clock: Clock;
   random: Random;
@@ -32,10 +30,24 @@ export interface ShareServiceDeps {
   events: { publish: (accountId: string, type: 'log.updated', data: LogUpdated) => void };
 }
 
-/** A shared log as its page shows it. */
+/** A link just made; `url` holds its token, known only now. Times in epoch ms. */
+export interface CreatedShare {
+  logId: string;
+  url: string;
+  expiresAt: number;
+  expiresInHours: number;
+  redacted: boolean;
+  pathRedacted: boolean;
+  /** No tunnel is online: the link points at this machine's receiver. */
+  localOnly: boolean;
+  browserNotice: string | null;
+  createdAt: number;
+}
+
+/** A shared log as its link shows it: redacted as the link says. */
 export interface OpenedShare {
-  log: LogDetail;
-  expiresAt: string;
+  log: StoredLogWithBody;
+  expiresAt: number;
   redacted: boolean;
   pathRedacted: boolean;
 }
@@ -48,8 +60,8 @@ export class ShareService {
   constructor(private readonly deps: ShareServiceDeps) {}
 
   /** Creates the log's link, replacing any earlier one (which then answers 404). */
-  async create(account: AccountContext, logId: string, input: CreateShareInput): Promise<ShareView> {
-    const log = await this.deps.logs.get(account, logId); // 404 for a missing or another account's log
+  async create(account: AccountContext, logId: string, input: CreateShareInput): Promise<CreatedShare> {
+    const log = await this.deps.logs.find(account, logId); // 404 for a missing or another account's log
     const token = newShareToken(this.deps.random);
     const now = this.deps.clock.now();
     const record: ShareRecord = {
@@ -69,13 +81,13 @@ export class ShareService {
     return {
       logId: log.id,
       url: `${base}/share/${token}`,
-      expiresAt: isoTime(record.expiresAt),
+      expiresAt: record.expiresAt,
       expiresInHours: input.expiresInHours,
       redacted: input.redact,
       pathRedacted: input.redactPath,
       localOnly: this.deps.urls.publicBase === null,
       browserNotice: this.deps.urls.publicBase === null ? null : (this.deps.browserNotice?.() ?? null),
-      createdAt: isoTime(now),
+      createdAt: now,
     };
   }
 
@@ -95,17 +107,17 @@ export class ShareService {
     if (this.deps.clock.now() >= share.expiresAt) {
       throw new GoneError(`This share link expired at ${isoTime(share.expiresAt)}.`, 'SHARE_EXPIRED');
     }
-    let log: LogDetail;
+    let log: StoredLogWithBody;
     try {
-      log = await this.deps.logs.get({ id: share.accountId, name: '' }, share.logId);
+      log = await this.deps.logs.find({ id: share.accountId, name: '' }, share.logId);
     } catch (e) {
       if (e instanceof NotFoundError) throw notFound();
       throw e;
     }
-    const named = share.redact ? redactDetail(log) : log;
+    const named = share.redact ? redactLog(log) : log;
     return {
       log: share.redactPath ? { ...named, path: redactPath(named.path) } : named,
-      expiresAt: isoTime(share.expiresAt),
+      expiresAt: share.expiresAt,
       redacted: share.redact,
       pathRedacted: share.redactPath,
     };

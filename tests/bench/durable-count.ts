@@ -8,7 +8,7 @@ import initSqlJs from 'sql.js';
 import { decodeRecords } from '../../server/store/journal-codec.ts';
 import { listSegments, SNAPSHOT_FILE } from '../../server/store/journal-files.ts';
 
-// The statement LogsRepository.insert journals first for every capture.
+// The statement SqljsLogsRepository.insert journals first for every capture.
 const LOG_INSERT = /^\s*INSERT INTO logs\s/;
 
 export async function countDurableLogs(storeDir: string): Promise<number> {

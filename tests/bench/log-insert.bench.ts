@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type Statement } from 'sql.js';
 import { startEngine } from '../../server/engine/engine.ts';
 import type { NewLog } from '../../server/logs/log-types.ts';
-import { LogsRepository } from '../../server/logs/logs-repository.ts';
+import { SqljsLogsRepository } from '../../server/storage/sqljs/logs-sqljs.ts';
 import type { Store, WriteOp } from '../../server/store/store-types.ts';
 import { testConfig } from '../helpers/test-engine.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
@@ -34,7 +34,7 @@ const HOURLY_OBJECTS = `DROP TRIGGER logs_hourly_counted; DROP TRIGGER logs_hour
   DROP TRIGGER logs_hourly_recounted; DROP INDEX logs_failed_by_reason; DROP INDEX logs_by_size;
   DROP TABLE log_hourly;`;
 
-/** The ops LogsRepository.insert() writes, caught instead of journaled: the bench runs the real SQL. */
+/** The ops SqljsLogsRepository.insert() writes, caught instead of journaled: the bench runs the real SQL. */
 function insertOps(): (j: number) => Promise<WriteOp[]> {
   let caught: WriteOp[] = [];
   const store = {
@@ -43,7 +43,7 @@ function insertOps(): (j: number) => Promise<WriteOp[]> {
       return Promise.resolve({ settled: Promise.resolve() });
     },
   } as unknown as Store;
-  const repo = new LogsRepository(store, () => RETENTION);
+  const repo = new SqljsLogsRepository(store, () => RETENTION);
   return async (j) => {
     await repo.insert(`log_${String(j).padStart(26, '0')}`, capture(j), 'durable');
     return caught;

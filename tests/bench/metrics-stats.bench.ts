@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { logsMigrations } from '../../server/logs/logs-migrations.ts';
-import { LogsRepository } from '../../server/logs/logs-repository.ts';
+import { SqljsLogsRepository } from '../../server/storage/sqljs/logs-sqljs.ts';
 import { metricsWindow, METRICS_WINDOWS, type MetricsWindowName } from '../../server/metrics/metrics-window.ts';
 import { SqljsStore } from '../../server/store/sqljs-store.ts';
 import type { Store } from '../../server/store/store-types.ts';
@@ -31,7 +31,7 @@ export async function measureMetricsStats(
   now: number,
   windows: readonly MetricsWindowName[] = METRICS_WINDOWS,
 ): Promise<StatsMeasure[]> {
-  const repo = new LogsRepository(store, () => ({
+  const repo = new SqljsLogsRepository(store, () => ({
     maxLogsPerAccount: Number.MAX_SAFE_INTEGER,
     maxBodyBytesPerAccount: Number.MAX_SAFE_INTEGER,
   }));

@@ -3,7 +3,7 @@
 import { monotonicFactory } from 'ulid';
 import type { NewLog } from '../../server/logs/log-types.ts';
 import { ACCEPTED, VERIFICATION_FAILED } from '../../server/logs/sender-answers.ts';
-import { LogsRepository } from '../../server/logs/logs-repository.ts';
+import { SqljsLogsRepository } from '../../server/storage/sqljs/logs-sqljs.ts';
 import type { LogVerification } from '../../server/logs/logs-schemas.ts';
 import type { Store, WriteReceipt } from '../../server/store/store-types.ts';
 
@@ -102,7 +102,7 @@ export function seededLog(
  */
 export async function seedLogs(store: Store, o: SeedOptions): Promise<number> {
   const ulid = monotonicFactory();
-  const repo = new LogsRepository(store, () => ({
+  const repo = new SqljsLogsRepository(store, () => ({
     maxLogsPerAccount: Number.MAX_SAFE_INTEGER,
     maxBodyBytesPerAccount: Number.MAX_SAFE_INTEGER,
   }));

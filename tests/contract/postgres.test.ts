@@ -1,17 +1,29 @@
 import assert from 'node:assert/strict';
 import { PostgresAccountsRepository } from '../../server/storage/postgres/accounts-postgres.ts';
 import { PostgresEndpointsRepository } from '../../server/storage/postgres/endpoints-postgres.ts';
+import { PostgresForwardQueueRepository } from '../../server/storage/postgres/forward-queue-postgres.ts';
+import { PostgresLogsRepository } from '../../server/storage/postgres/logs-postgres.ts';
+import { PostgresMetricsRepository } from '../../server/storage/postgres/metrics-postgres.ts';
 import { runMigrations } from '../../server/storage/postgres/migration-runner.ts';
 import { PostgresDatabase } from '../../server/storage/postgres/postgres-database.ts';
 import { POSTGRES_MIGRATIONS } from '../../server/storage/postgres/postgres-migrations.ts';
 import { PostgresRemediationRepository } from '../../server/storage/postgres/remediation-postgres.ts';
+import { PostgresReplayRepository } from '../../server/storage/postgres/replay-postgres.ts';
+import { PostgresSessionRepository } from '../../server/storage/postgres/session-postgres.ts';
+import { PostgresShareRepository } from '../../server/storage/postgres/share-postgres.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { after, describe } from '../helpers/node-test.ts';
 import { freshDatabase, stopTestPostgres, type FreshDatabase } from '../helpers/postgres.ts';
 import { accountsContract } from './accounts-contract.ts';
 import type { ContractHarness } from './contract-harness.ts';
 import { endpointsContract } from './endpoints-contract.ts';
+import { logsContract } from './logs-contract.ts';
+import { metricsContract } from './metrics-contract.ts';
 import { remediationContract } from './remediation-contract.ts';
+import { replayContract } from './replay-contract.ts';
+import { deleteLogsPostgres, seedLogPostgres } from '../helpers/seed-log.ts';
+import { sessionContract } from './session-contract.ts';
+import { shareContract } from './share-contract.ts';
 
 /**
  * The contract suites against PostgreSQL: a real server (tests/helpers/postgres.ts),
@@ -56,5 +68,40 @@ describe('PostgreSQL', () => {
     })),
   );
   endpointsContract(harness((db) => new PostgresEndpointsRepository(db)));
-  remediationContract(harness((db) => new PostgresRemediationRepository(db)));
+  logsContract((retention) =>
+    harness((db) => {
+      const count = async (table: string) =>
+        (await db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n;
+      return {
+        repo: new PostgresLogsRepository(db, retention),
+        // Inserts resolve after COMMIT, retention included: nothing is left to wait for.
+        settle: async () => {},
+        stored: async () => ({ bodies: await count('log_bodies'), customAnswers: await count('log_custom_answers') }),
+      };
+    }),
+  );
+  remediationContract(
+    harness((db) => ({
+      repo: new PostgresRemediationRepository(db),
+      seedLog: (log) => seedLogPostgres(db, log),
+      deleteLogs: (ids) => deleteLogsPostgres(db, ids),
+    })),
+  );
+  shareContract(
+    harness((db) => ({
+      repo: new PostgresShareRepository(db),
+      seedLog: (log) => seedLogPostgres(db, log),
+      deleteLogs: (ids) => deleteLogsPostgres(db, ids),
+    })),
+  );
+  replayContract(
+    harness((db) => ({
+      replays: new PostgresReplayRepository(db),
+      queue: new PostgresForwardQueueRepository(db),
+      seedLog: (log) => seedLogPostgres(db, log),
+      deleteLogs: (ids) => deleteLogsPostgres(db, ids),
+    })),
+  );
+  sessionContract(harness((db) => new PostgresSessionRepository(db)));
+  metricsContract(harness((db) => new PostgresMetricsRepository(db)));
 });

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import type { RemediationRepository, StoredAnalysis } from '../../server/remediation/remediation-repository.ts';
 import { describe, test } from '../helpers/node-test.ts';
+import type { SeedLog } from '../helpers/seed-log.ts';
 import { withRepository, type ContractHarness } from './contract-harness.ts';
+
+/**
+ * A remediation repository and the logs its analyses follow: `seedLog` inserts a
+ * log straight into the backend's `logs` table, `deleteLogs` deletes logs as
+ * retention or a user would.
+ */
+export interface RemediationUnderTest {
+  repo: RemediationRepository;
+  seedLog: (log: SeedLog) => Promise<void>;
+  deleteLogs: (ids: readonly string[]) => Promise<void>;
+}
 
 /**
  * What must not differ between the backends of RemediationRepository (its
@@ -9,8 +21,22 @@ import { withRepository, type ContractHarness } from './contract-harness.ts';
  * deepStrictEqual and as JSON text, so a changed value, a number turned string
  * or keys in another order fail.
  */
-export function remediationContract(harness: ContractHarness<RemediationRepository>): void {
-  const withRepo = (fn: (repo: RemediationRepository) => Promise<void>) => withRepository(harness, fn);
+export function remediationContract(harness: ContractHarness<RemediationUnderTest>): void {
+  const withUnder = (fn: (under: RemediationUnderTest) => Promise<void>) => withRepository(harness, fn);
+  /** The repository, each log seeded before its first analysis is saved (an analysis follows a log). */
+  const withRepo = (fn: (repo: RemediationRepository) => Promise<void>) =>
+    withUnder(async ({ repo, seedLog }) => {
+      const seeded = new Set<string>();
+      await fn({
+        find: (accountId, logId) => repo.find(accountId, logId),
+        deleteForEndpoint: (accountId, endpointId) => repo.deleteForEndpoint(accountId, endpointId),
+        save: async (accountId, endpointId, a, createdAt) => {
+          if (!seeded.has(a.logId)) await seedLog({ id: a.logId, accountId, endpointId });
+          seeded.add(a.logId);
+          await repo.save(accountId, endpointId, a, createdAt);
+        },
+      });
+    });
   const assertSame = (found: StoredAnalysis | undefined, saved: StoredAnalysis) => {
     assert.deepStrictEqual(found, saved);
     assert.equal(JSON.stringify(found), JSON.stringify(saved));
@@ -74,6 +100,29 @@ export function remediationContract(harness: ContractHarness<RemediationReposito
         }
         assert.deepStrictEqual(left, ['log_a_kept', 'log_b_gone']);
         assertSame(await repo.find('acc_b', 'log_b_gone'), analysis({ logId: 'log_b_gone' }));
+      });
+    });
+
+    test("deleting a log removes its analysis and leaves another log's", async () => {
+      await withUnder(async ({ repo, seedLog, deleteLogs }) => {
+        for (const id of ['log_gone', 'log_kept']) {
+          await seedLog({ id, accountId: 'acc_a', endpointId: 'ep_1' });
+          await repo.save('acc_a', 'ep_1', analysis({ logId: id }), 1);
+        }
+        await deleteLogs(['log_gone']);
+        assert.equal(await repo.find('acc_a', 'log_gone'), undefined);
+        assertSame(await repo.find('acc_a', 'log_kept'), analysis({ logId: 'log_kept' }));
+      });
+    });
+
+    test('an analysis of a log deleted meanwhile is no error and is not kept', async () => {
+      await withUnder(async ({ repo, seedLog, deleteLogs }) => {
+        await seedLog({ id: 'log_gone', accountId: 'acc_a', endpointId: 'ep_1' });
+        await deleteLogs(['log_gone']);
+        await repo.save('acc_a', 'ep_1', analysis({ logId: 'log_gone' }), 1);
+        await repo.save('acc_a', 'ep_1', analysis({ logId: 'log_never' }), 1);
+        assert.equal(await repo.find('acc_a', 'log_gone'), undefined);
+        assert.equal(await repo.find('acc_a', 'log_never'), undefined);
       });
     });
 

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { DEFAULT_CONFIG, type EngineConfig } from '../../server/config/config.ts';
 import { startEngine, type Engine, type EngineDeps } from '../../server/engine/engine.ts';
+import { freshDatabase, type FreshDatabase } from './postgres.ts';
 import { makeTempDir } from './temp-dir.ts';
 
 export { makeTempDir };
@@ -40,7 +41,16 @@ export async function startTestEngine(
   existingDir?: string,
 ): Promise<TestEngine> {
   const dataDir = existingDir ?? (await makeTempDir());
-  const engine = await startEngine(testConfig(dataDir, overrides), deps);
+  // HOOKSCOPE_TEST_STORE=postgres runs the same tests on a team server's backend: a database per engine.
+  const database: FreshDatabase | null =
+    process.env.HOOKSCOPE_TEST_STORE === 'postgres' && overrides.databaseUrl === undefined && !existingDir
+      ? await freshDatabase()
+      : null;
+  const config = testConfig(dataDir, database ? { databaseUrl: database.url, ...overrides } : overrides);
+  const engine = await startEngine(config, deps).catch(async (e: unknown) => {
+    await database?.drop();
+    throw e;
+  });
   const token = await engine.issueToken();
 
   const api: TestEngine['api'] = async (method, path, init = {}) => {
@@ -83,6 +93,7 @@ export async function startTestEngine(
     endpoint,
     stop: async () => {
       await engine.stop();
+      await database?.drop();
       if (!existingDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -58,6 +58,21 @@ describe('compare two deliveries', () => {
     const c = r.body.data;
     assert.deepEqual(c.a.id, a);
     assert.deepEqual(c.b.id, b);
+    // Each side says when its log arrived exactly as the log's detail does (an ISO 8601 string).
+    const detailA = (await t.api('GET', `/api/webhooks/logs/${a}`)).body.data;
+    assert.deepEqual(c.a, {
+      id: a,
+      endpointId: ep,
+      method: 'POST',
+      path: '/orders',
+      receivedAt: detailA.receivedAt,
+      status: 'success',
+      contentType: 'application/json',
+      size: bodyA.length,
+      truncated: false,
+    });
+    assert.match(c.a.receivedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(c.b.receivedAt, (await t.api('GET', `/api/webhooks/logs/${b}`)).body.data.receivedAt);
     assert.deepEqual([c.a.method, c.a.path, c.b.method, c.b.path], ['POST', '/orders', 'PUT', '/orders/2']);
     assert.equal(c.identical, false);
     assert.deepEqual(c.request, {

@@ -38,6 +38,8 @@ describe('diagnose', () => {
     const d = r.body.data;
     assert.equal(d.log.id, logId);
     assert.equal('body' in d.log, false, 'the log is its summary');
+    const listed = (await t.api('GET', `/api/webhooks/logs?endpointId=${ep}`)).body.data.logs;
+    assert.deepEqual(d.log, listed[0], 'exactly as the list shows it (receivedAt an ISO string)');
     const dest = d.destination;
     assert.equal(dest.url, url);
     assert.equal(dest.source, 'query');

@@ -520,11 +520,19 @@ describe('replay', () => {
       });
       try {
         const logId = await capture(openEp, { body: 'diff me' });
-        const a = (await replay(logId, { targetUrl: changing.url })).body.data.id as string;
-        const b = (await replay(logId, { targetUrl: changing.url })).body.data.id as string;
+        const first = (await replay(logId, { targetUrl: changing.url })).body.data;
+        const second = (await replay(logId, { targetUrl: changing.url })).body.data;
+        const a = first.id as string;
+        const b = second.id as string;
         const d = await t.api('GET', `/api/replay/${logId}/diff?a=${a}&b=${b}`);
         assert.equal(d.status, 200, JSON.stringify(d.body));
         const diff = d.body.data;
+        assert.deepEqual(
+          [diff.a.createdAt, diff.b.createdAt],
+          [first.createdAt, second.createdAt],
+          'each side dated as its replay answered (ISO 8601)',
+        );
+        assert.match(diff.a.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
         assert.equal(diff.identical, false);
         assert.deepEqual(diff.status, { a: 200, b: 422, changed: true });
         assert.deepEqual(diff.headers.added, [{ name: 'x-new', value: 'n' }]);

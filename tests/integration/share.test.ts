@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { PRETTY_PRINT_MAX_BYTES } from '../../server/share/share-html.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
+import { storedBytes } from '../helpers/stored-bytes.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
 const HOUR = 3_600_000;
-
-/** Every byte the store keeps on disk (snapshot and journals). */
-async function storeBytes(dataDir: string): Promise<Buffer> {
-  const dir = join(dataDir, 'store');
-  const files = await readdir(dir);
-  return Buffer.concat(await Promise.all(files.map((f) => readFile(join(dir, f)))));
-}
 
 const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/share/') + '/share/'.length);
 
@@ -62,6 +54,7 @@ describe('sharing', () => {
     assert.equal(d.redacted, true);
     assert.equal(d.localOnly, true);
     assert.equal(d.expiresAt, new Date(clock.now() + 2 * HOUR).toISOString());
+    assert.equal(d.createdAt, new Date(clock.now()).toISOString());
     assert.ok(d.url.startsWith(`${t.engine.receiverUrl}/share/`), d.url);
     assert.match(tokenOf(d.url), /^[A-Za-z0-9_-]{43}$/);
 
@@ -205,15 +198,15 @@ describe('sharing', () => {
     assert.equal((await share('log_missing')).status, 404);
   });
 
-  test('the token is stored only as a hash (journal and snapshot bytes)', async () => {
+  test('the token is stored only as a hash (journal and snapshot bytes, or database rows)', async () => {
     const d = (await share(logId)).body.data;
     const token = tokenOf(d.url);
     const hash = createHash('sha256').update(token).digest('hex');
-    const journaled = await storeBytes(t.dataDir);
+    const journaled = await storedBytes(t.engine);
     assert.ok(journaled.includes(hash), 'the hash is what was written (so the bytes read are the right ones)');
     assert.ok(!journaled.includes(token), 'not in the journal');
     await t.engine.checkpoint();
-    const snapshot = await storeBytes(t.dataDir);
+    const snapshot = await storedBytes(t.engine);
     assert.ok(snapshot.includes(hash));
     assert.ok(!snapshot.includes(token), 'not in the snapshot');
     assert.equal((await get(d.url)).status, 200, 'and it still works');

@@ -5,7 +5,6 @@ import { connect, withClientOptions, type ClientOptions, type RunAction } from '
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { intArg } from '../option-parsers.ts';
 import { registerLogsManage } from './logs-manage.ts';
-import { bodyBytes } from '../../export/request-parts.ts';
 import { headerText } from '../../support/header-text.ts';
 import { colorsFor, formatBytes, formatDateTime, printJson, renderTable, statusText, type Colors } from '../render.ts';
 import { terminalSafe, type SafeText } from '../terminal-safe.ts';
@@ -111,7 +110,7 @@ async function show(logId: string, opts: ShowOptions, io: CliIO): Promise<number
   }
   if (opts.bodyOnly) {
     // For scripts (`> file`, `| jq`): the stored bytes and nothing else, terminal or not.
-    if (io.write) io.write(bodyBytes(log));
+    if (io.write) io.write(Buffer.from(log.body, log.bodyEncoding));
     else io.out(log.body);
     return EXIT.ok;
   }

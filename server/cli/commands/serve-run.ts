@@ -2,6 +2,7 @@
 // dependencies (Express, sql.js, the tunnel) stay out of every other command.
 import { loadConfigFile, resolveConfig, type ConfigInput, type EngineConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
+import { describeDatabaseUrl } from '../../config/database-config.ts';
 import { isLoopbackHost, servingWarnings } from '../../config/serving-config.ts';
 import { startEngine, type Engine } from '../../engine/engine.ts';
 import { readVersion } from '../../support/version.ts';
@@ -21,6 +22,7 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   if (opts.receiverPort !== undefined) flags.receiverPort = opts.receiverPort;
   if (opts.publicUrl !== undefined) flags.publicUrl = opts.publicUrl;
   if (opts.owner !== undefined) flags.owner = opts.owner;
+  if (opts.database !== undefined) flags.database = opts.database;
   if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
   if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
   if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
@@ -57,6 +59,7 @@ async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Prom
   if (config.owner !== DEFAULT_OWNER) io.out(`  Owner      ${config.owner} (may change engine-wide settings)`);
   for (const line of servingWarnings(config)) io.err(line);
   io.out(`  Data       ${engine.dataDir}`);
+  if (config.databaseUrl !== null) io.out(`  Database   ${describeDatabaseUrl(config.databaseUrl)}`);
   if (config.tunnel.enabled) io.out(`  Tunnel     connecting to ${config.tunnel.host} (only the receiver is exposed)`);
   const asOwner = config.owner === DEFAULT_OWNER ? '' : ` --user ${shellArg(config.owner)}`;
   io.out(`  Token      npx hookscope token --data-dir ${shellArg(engine.dataDir)}${asOwner}`);

@@ -10,6 +10,7 @@ export interface ServeOptions {
   receiverPort?: number;
   publicUrl?: string;
   owner?: string;
+  database?: string;
   tunnel?: boolean;
   tunnelHost?: string;
   subdomain?: string;
@@ -39,6 +40,10 @@ export function registerServe(
     .option(
       '--owner <name>',
       'account that may change engine-wide settings (default $HOOKSCOPE_OWNER or the local account)',
+    )
+    .option(
+      '--database <url>',
+      'a team server: the PostgreSQL URL every instance shares (default $HOOKSCOPE_DATABASE_URL; none: the embedded store)',
     )
     .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
     .option('--no-tunnel', 'serve locally only (the default for serve)')

@@ -1,7 +1,13 @@
 import { accountsMigrations } from './accounts-migrations.ts';
+import { authMigrations } from './auth-migrations.ts';
 import { endpointsMigrations } from './endpoints-migrations.ts';
+import { logsMigrations } from './logs-migrations.ts';
+import { metricsMigrations } from './metrics-migrations.ts';
 import type { PostgresFeatureMigrations } from './migration-runner.ts';
 import { remediationMigrations } from './remediation-migrations.ts';
+import { replayMigrations } from './replay-migrations.ts';
+import { sessionMigrations } from './session-migrations.ts';
+import { shareMigrations } from './share-migrations.ts';
 
 /**
  * Every feature's PostgreSQL migrations, in the engine's feature order (a
@@ -9,7 +15,13 @@ import { remediationMigrations } from './remediation-migrations.ts';
  * names are the sql.js store's, and like them are recorded, so never renamed.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresFeatureMigrations[] = [
+  { feature: 'auth', migrations: authMigrations },
   { feature: 'accounts', migrations: accountsMigrations },
+  { feature: 'session', migrations: sessionMigrations },
   { feature: 'endpoints', migrations: endpointsMigrations },
+  { feature: 'logs', migrations: logsMigrations },
+  { feature: 'replay', migrations: replayMigrations },
+  { feature: 'share', migrations: shareMigrations },
   { feature: 'remediation', migrations: remediationMigrations },
+  { feature: 'metrics', migrations: metricsMigrations },
 ];

@@ -7,9 +7,8 @@ import type { PostgresMigration } from './migration-runner.ts';
  * parts, and `text` gives back exactly the JSON written (keys in order), where
  * `jsonb` would reorder keys and refuse a string holding U+0000.
  *
- * No foreign key to logs yet, and no counterpart of sql.js's analyses_follow_logs
- * trigger: PostgreSQL has no logs table until logs move. That move adds the
- * mechanism (see RemediationRepository).
+ * An analysis follows its log by a foreign key (ON DELETE CASCADE), where sql.js
+ * has its analyses_follow_logs trigger.
  */
 export const remediationMigrations: PostgresMigration[] = [
   {
@@ -23,5 +22,11 @@ export const remediationMigrations: PostgresMigration[] = [
             created_at bigint NOT NULL
           );
           CREATE INDEX remediation_by_endpoint ON remediation_analyses (account_id, endpoint_id);`,
+  },
+  {
+    number: 2,
+    name: 'analyses_follow_logs',
+    sql: `ALTER TABLE remediation_analyses ADD CONSTRAINT analyses_follow_logs
+            FOREIGN KEY (log_id) REFERENCES logs (id) ON DELETE CASCADE;`,
   },
 ];

@@ -15,9 +15,11 @@ export class PostgresRemediationRepository implements RemediationRepository {
   }
 
   async save(accountId: string, endpointId: string, analysis: StoredAnalysis, createdAt: number): Promise<void> {
+    // Nothing when the log is gone (deleted while the analysis was made), where the foreign key would
+    // fail the insert; FOR KEY SHARE holds the log until the statement ends, so no delete slips in between.
     await this.db.query(
       `INSERT INTO remediation_analyses (log_id, account_id, endpoint_id, analysis, created_at)
-       VALUES ($1, $2, $3, $4, $5)
+       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM logs WHERE id = $1 FOR KEY SHARE)
        ON CONFLICT (log_id) DO UPDATE SET analysis = excluded.analysis, created_at = excluded.created_at`,
       [analysis.logId, accountId, endpointId, JSON.stringify(analysis), createdAt],
     );

@@ -17,7 +17,10 @@ export class SqljsRemediationRepository implements RemediationRepository {
     await this.store.write(
       [
         {
-          sql: `INSERT INTO remediation_analyses (log_id, account_id, endpoint_id, analysis, created_at) VALUES (?, ?, ?, ?, ?)
+          // Only while its log exists: one deleted while the analysis was made keeps none (the
+          // analyses_follow_logs trigger has already run for it).
+          sql: `INSERT INTO remediation_analyses (log_id, account_id, endpoint_id, analysis, created_at)
+                SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM logs WHERE id = ?1)
                 ON CONFLICT (log_id) DO UPDATE SET analysis = excluded.analysis, created_at = excluded.created_at`,
           params: [analysis.logId, accountId, endpointId, JSON.stringify(analysis), createdAt],
         },

@@ -59,6 +59,10 @@ describe('import boundaries (eslint.config.js)', () => {
       (await violations('server/storage/sqljs/probe.ts', "import { Journal } from '../../store/journal.ts';")).length,
       1,
     );
+    // Only the sql.js backend's composition opens the store itself.
+    const openStore = "import { SqljsStore } from '../../store/sqljs-store.ts';";
+    assert.deepEqual(await violations('server/storage/sqljs/sqljs-backend.ts', openStore), []);
+    assert.equal((await violations('server/storage/sqljs/logs-sqljs.ts', openStore)).length, 1);
   });
 
   test('store internals only in the store (its types are public)', async () => {

@@ -4,15 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { DiagnoseService } from '../../../server/diagnose/diagnose-service.ts';
 import { NotFoundError } from '../../../server/errors/app-errors.ts';
-import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
+import { diagnosisView } from '../../../server/diagnose/diagnose-views.ts';
+import type { StoredLogWithBody } from '../../../server/logs/logs-service.ts';
 import type { ReplayReader, ReplayRecord } from '../../../server/replay/replay-types.ts';
 import { BaseUrls } from '../../../server/support/base-urls.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 
 const ACCOUNT = { id: 'acc_1', name: 'local' };
 
-const DETAIL: LogDetail = {
+const DETAIL: StoredLogWithBody = {
   id: 'log_1',
+  accountId: ACCOUNT.id,
   endpointId: 'ep_gone',
   method: 'POST',
   path: '/',
@@ -23,16 +25,15 @@ const DETAIL: LogDetail = {
   storedSize: 2,
   truncated: false,
   sourceIp: '127.0.0.1',
-  receivedAt: '2030-01-01T00:00:00.000Z',
+  receivedAt: Date.parse('2030-01-01T00:00:00.000Z'),
   durationMs: 1,
   status: 'success',
   verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
   pinned: false,
   eventType: null,
-  headers: { 'content-type': 'application/json' },
   rawHeaders: [['Content-Type', 'application/json']],
-  body: '{}',
-  bodyEncoding: 'utf8',
+  body: Buffer.from('{}'),
+  answer: null,
 };
 
 /**
@@ -74,11 +75,11 @@ describe('DiagnoseService', () => {
     urls.receiver = 'http://127.0.0.1:4681';
     return new DiagnoseService({
       logs: {
-        get: async (_a, id) => (id === DETAIL.id ? DETAIL : Promise.reject(new NotFoundError('no', 'LOG_NOT_FOUND'))),
+        find: async (_a, id) => (id === DETAIL.id ? DETAIL : Promise.reject(new NotFoundError('no', 'LOG_NOT_FOUND'))),
       },
       endpoints: {
         forReceiver: () => undefined,
-        get: () => {
+        own: () => {
           throw new NotFoundError('gone', 'ENDPOINT_NOT_FOUND');
         },
       },
@@ -112,7 +113,7 @@ describe('DiagnoseService', () => {
     assert.equal(d.destination?.url, okUrl);
     assert.equal(d.destination?.http.status, 200);
     assert.equal(d.recentReplays.length, 2);
-    assert.equal(d.recentReplays[0]!.createdAt, new Date(2000).toISOString());
+    assert.equal(diagnosisView(d).recentReplays[0]!.createdAt, new Date(2000).toISOString());
     assert.equal(d.verification.now, null);
     assert.equal(d.reconstruction.url, 'http://127.0.0.1:4681/webhook/ep_gone');
   });

@@ -6,7 +6,11 @@ import { remediationFeature } from '../../../server/remediation/remediation-feat
 import { replayFeature } from '../../../server/replay/replay-feature.ts';
 import { shareFeature } from '../../../server/share/share-feature.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsForwardQueueRepository } from '../../../server/storage/sqljs/forward-queue-sqljs.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SqljsRemediationRepository } from '../../../server/storage/sqljs/remediation-sqljs.ts';
+import { SqljsReplayRepository } from '../../../server/storage/sqljs/replay-sqljs.ts';
+import { SqljsShareRepository } from '../../../server/storage/sqljs/share-sqljs.ts';
 import { BaseUrls } from '../../../server/support/base-urls.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
@@ -41,21 +45,25 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
     const endpoints = { forReceiver: () => undefined, own: unused };
     const logs = logsFeature({
       ...core,
-      store,
+      repo: new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 })),
       endpoints,
-      retention: () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 }),
-      onError: unused,
       explainable: unused,
     });
     const replay = replayFeature({
       ...core,
-      store,
+      repo: new SqljsReplayRepository(store),
+      queue: new SqljsForwardQueueRepository(store),
       logs: logs.service,
       endpoints,
       forwardPolicy: { initialBackoffMs: 1000, maxBackoffMs: 1000, timeoutMs: 1000 },
       onError: unused,
     });
-    const share = shareFeature({ ...core, store, logs: logs.service, reportFault: () => 'err_unused' });
+    const share = shareFeature({
+      ...core,
+      repo: new SqljsShareRepository(store),
+      logs: logs.service,
+      reportFault: () => 'err_unused',
+    });
     const remediation = remediationFeature({
       ...core,
       repo: new SqljsRemediationRepository(store),

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { test } from '../../helpers/node-test.ts';
 import fc from 'fast-check';
 import { buildCurl, printfEscaped, shellWord } from '../../../server/export/curl-builder.ts';
-import type { LogDetail } from '../../../server/logs/logs-schemas.ts';
+import type { StoredRequest } from '../../../server/export/request-parts.ts';
 
 // eslint-disable-next-line no-control-regex -- what must never be printed raw
 const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
@@ -19,17 +19,12 @@ function assertPrintable(cmd: string): void {
   assert.doesNotMatch(cmd, TERMINAL_CONTROL, JSON.stringify(cmd));
 }
 
-const detail = (over: Partial<LogDetail>): LogDetail =>
-  ({
-    method: 'POST',
-    body: '',
-    bodyEncoding: 'utf8',
-    rawHeaders: [],
-    query: {},
-    path: '/',
-    endpointId: 'ep_x',
-    ...over,
-  }) as LogDetail;
+const request = (over: Partial<StoredRequest>): StoredRequest => ({
+  method: 'POST',
+  body: Buffer.alloc(0),
+  rawHeaders: [],
+  ...over,
+});
 
 test('printfEscaped: backslash, quote, controls and non-UTF-8 bytes as escapes, text as itself', () => {
   assert.equal(
@@ -77,9 +72,8 @@ test('shellWord is exact for any bytes an argument can hold (property)', () => {
 
 test('buildCurl prints no control character for a header value or body holding them', () => {
   const cmd = buildCurl(
-    detail({
-      body: Buffer.from('x\x1b]0;title\x07\x1b[31m\rz').toString('base64'),
-      bodyEncoding: 'base64',
+    request({
+      body: Buffer.from('x\x1b]0;title\x07\x1b[31m\rz'),
       rawHeaders: [
         ['X-Esc', 'a\x1b[2Jb'],
         ['X-C1', 'a\u009bb'],
@@ -97,12 +91,12 @@ test('buildCurl prints no control character for a header value or body holding t
 });
 
 test('buildCurl keeps plain text bodies inline and sends large ones through printf', () => {
-  const small = buildCurl(detail({ body: 'it\'s {"a":1}\n\tok' }), 'http://127.0.0.1:9/in');
+  const small = buildCurl(request({ body: Buffer.from('it\'s {"a":1}\n\tok') }), 'http://127.0.0.1:9/in');
   assert.ok(small.endsWith(`--data-raw 'it'\\''s {"a":1}\n\tok'`), small);
-  const large = buildCurl(detail({ body: 'a'.repeat(64 * 1024 + 1) }), 'http://127.0.0.1:9/in');
+  const large = buildCurl(request({ body: Buffer.from('a'.repeat(64 * 1024 + 1)) }), 'http://127.0.0.1:9/in');
   assert.ok(
     large.startsWith(`printf '%b' 'aaa`) && large.endsWith('--data-binary @-'),
     'over 64 KiB: not an exec argument',
   );
-  assert.ok(buildCurl(detail({ body: 'a'.repeat(64 * 1024) }), 'http://x/').includes('--data-raw'));
+  assert.ok(buildCurl(request({ body: Buffer.from('a'.repeat(64 * 1024)) }), 'http://x/').includes('--data-raw'));
 });

@@ -4,10 +4,11 @@ import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { LogQuery, NewLog } from '../../../server/logs/log-types.ts';
 import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
-import { storedBodies } from '../../../server/logs/log-search.ts';
-import { LogsRepository } from '../../../server/logs/logs-repository.ts';
+import type { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import type { SqlValue } from '../../../server/store/store-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import {
   madeUpTerm,
   randomBody,
@@ -114,7 +115,7 @@ describe('text search through the index', () => {
       dir: await tempDir(),
       migrations: [{ feature: 'logs', migrations: logsMigrations }],
     });
-    repo = new LogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1 << 30 }));
+    repo = new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1 << 30 }));
     const r = seeded(7);
     for (let i = 0; i < 240; i++) {
       const log = capture(r, i, i % 10 === 9 ? OTHER : ACCOUNT);

@@ -4,9 +4,9 @@ import { describe, test } from '../../helpers/node-test.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
 import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
-import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
 import { cryptoRandom } from '../../../server/support/random.ts';
@@ -41,7 +41,7 @@ describe('log pages under concurrent writes', () => {
     const store = await SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations: logsMigrations }] });
     try {
       const logs = new LogsService(
-        new LogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 })),
+        new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1_000_000, maxBodyBytesPerAccount: 1024 ** 3 })),
         new IdGenerator(new ManualClock(1_700_000_000_000), cryptoRandom),
         async () => false,
       );

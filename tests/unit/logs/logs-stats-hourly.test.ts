@@ -5,10 +5,11 @@ import { tempDirs } from '../../helpers/temp-dir.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
 import { ACCEPTED, VERIFICATION_FAILED } from '../../../server/logs/sender-answers.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { LogsRepository, type RetentionPolicy } from '../../../server/logs/logs-repository.ts';
+import type { LogsRepository, RetentionPolicy } from '../../../server/logs/logs-repository.ts';
 import type { LogVerification } from '../../../server/logs/logs-schemas.ts';
 import { metricsWindow, METRICS_WINDOWS } from '../../../server/metrics/metrics-window.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import type { Migration, Row, Store, WriteAck, WriteOp } from '../../../server/store/store-types.ts';
 import { nearestRank, nearestRankSql } from '../../../server/support/percentile.ts';
 
@@ -65,7 +66,7 @@ function makeLogs(
   add: (n: number, next: () => number) => Promise<void>;
   addAt: (times: readonly number[], next: () => number) => Promise<void>;
 } {
-  const repo = new LogsRepository(store, () => retention);
+  const repo = new SqljsLogsRepository(store, () => retention);
   let made = 0;
   /** A random log; `fixed` sets its time and status. */
   const one = (next: () => number, fixed?: { at: number; failed: boolean }): NewLog => {
@@ -283,7 +284,7 @@ describe('metrics from per-hour rows (the logs_hourly migration)', () => {
 
     const store = await SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations: logsMigrations }] });
     try {
-      const repo = new LogsRepository(store, () => retention);
+      const repo = new SqljsLogsRepository(store, () => retention);
       for (const name of METRICS_WINDOWS.filter((n) => n !== '1h')) {
         const w = metricsWindow(name, NOW);
         for (const accountId of ACCOUNTS) {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import { likeTerm } from '../../../server/logs/like-text.ts';
-import { storedBodies } from '../../../server/logs/log-search.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { LogsRepository } from '../../../server/logs/logs-repository.ts';
-import { SearchBackfill } from '../../../server/logs/search-backfill.ts';
 import { indexProbe, MAX_INDEXED_BODY, probeCondition } from '../../../server/logs/search-index.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
+import { SearchBackfill } from '../../../server/storage/sqljs/search-backfill.ts';
 import { randomBody, randomHeaders, randomPath, seeded, termFrom } from '../../helpers/search-corpus.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
@@ -67,7 +67,7 @@ describe('search index backfill', () => {
 
     const store = await open(dir);
     try {
-      const repo = new LogsRepository(store, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
+      const repo = new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
       assert.deepEqual(await rowKinds(store), { unindexed: LOGS, full: 0, signatures: 0 });
       const searches = Array.from({ length: 40 }, () => termFrom(r, texts[Math.floor(r() * texts.length)]!));
       searches.push('NEEDLE', 'no such text');

@@ -4,9 +4,9 @@ import type { CustomResponse } from '../../../server/endpoints/custom-response.t
 import type { AnswerRecord, NewLog } from '../../../server/logs/log-types.ts';
 import type { LogVerification } from '../../../server/logs/logs-schemas.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { ACCEPTED, customAnswer, readAnswer } from '../../../server/logs/sender-answers.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { makeTempDir } from '../../helpers/temp-dir.ts';
 
@@ -77,7 +77,7 @@ describe('custom answers are stored once per account and content, and go with th
     const dir = await makeTempDir('hookscope-answers-');
     const store = await SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations: logsMigrations }] });
     try {
-      const repo = new LogsRepository(store, () => ({ maxLogsPerAccount: 1000, maxBodyBytesPerAccount: 1 << 20 }));
+      const repo = new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1000, maxBodyBytesPerAccount: 1 << 20 }));
       const rows = async () =>
         (
           await store.all<{ account_id: string; answer: string }>(

@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
-import { ReplayRepository } from '../../../server/replay/replay-repository.ts';
 import { ReplayService } from '../../../server/replay/replay-service.ts';
 import type { StoredReplay } from '../../../server/replay/replay-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsForwardQueueRepository } from '../../../server/storage/sqljs/forward-queue-sqljs.ts';
+import { SqljsReplayRepository } from '../../../server/storage/sqljs/replay-sqljs.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
 import { SeededRandom } from '../../../server/support/random.ts';
+import { deleteLogsSqljs, seedLogSqljs } from '../../helpers/seed-log.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('hookscope-replay-requests-');
@@ -52,13 +53,24 @@ describe('replay_requests follow their attempts', () => {
     (await store.all<{ replay_id: string }>('SELECT replay_id FROM replay_requests ORDER BY replay_id')).map(
       (r) => r.replay_id,
     );
-  const clear = () => store.write([{ sql: 'DELETE FROM replays', params: [] }]);
+  // Attempts are kept only while their log exists: each test starts with these three logs and no attempt.
+  const clear = async () => {
+    await store.write([
+      { sql: 'DELETE FROM replays', params: [] },
+      { sql: 'DELETE FROM logs', params: [] },
+    ]);
+    for (const id of ['log_1', 'log_2', 'log_3'])
+      await seedLogSqljs(store, { id, accountId: 'acct_a', endpointId: 'ep_1' });
+  };
 
   const newService = () =>
     new ReplayService({
-      repo: new ReplayRepository(store),
-      queue: new ForwardQueueRepository(store),
-      logs: { get: () => Promise.reject(new Error('not used')) },
+      repo: new SqljsReplayRepository(store),
+      queue: new SqljsForwardQueueRepository(store),
+      logs: {
+        find: () => Promise.reject(new Error('not used')),
+        statusOf: () => Promise.reject(new Error('not used')),
+      },
       endpoints: { forReceiver: () => undefined },
       urls: { publicBase: null },
       clock,
@@ -108,7 +120,8 @@ describe('replay_requests follow their attempts', () => {
     await service.record(rec({ id: 'rp_l1', logId: 'log_1' }));
     await service.record(rec({ id: 'rp_l2', logId: 'log_2' }));
     await service.record(rec({ id: 'rp_e2', logId: 'log_3', endpointId: 'ep_2' }));
-    await service.deleteForLogs('acct_a', ['log_1']);
+    // A log goes as retention or a user's delete takes it: its attempts follow it (replays_follow_logs).
+    await deleteLogsSqljs(store, ['log_1']);
     assert.deepEqual(await rows(), ['rp_e2', 'rp_l2']);
     await service.deleteForEndpoint('acct_a', 'ep_2');
     assert.deepEqual(await rows(), ['rp_l2']);

@@ -2,19 +2,20 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
-import { ForwardQueueRepository } from '../../../server/replay/forward-queue-repository.ts';
 import { buildHeaders, forwardedHeaders, setHeader } from '../../../server/replay/outgoing-request.ts';
 import { percentile } from '../../../server/support/percentile.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
-import { ReplayRepository } from '../../../server/replay/replay-repository.ts';
 import { ReplayService } from '../../../server/replay/replay-service.ts';
 import type { StoredReplay } from '../../../server/replay/replay-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsForwardQueueRepository } from '../../../server/storage/sqljs/forward-queue-sqljs.ts';
+import { SqljsReplayRepository } from '../../../server/storage/sqljs/replay-sqljs.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
 import { SeededRandom } from '../../../server/support/random.ts';
 import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { seedLogSqljs } from '../../helpers/seed-log.ts';
 
 const dirs: string[] = [];
 after(async () => {
@@ -210,15 +211,20 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
     });
     try {
       const service = new ReplayService({
-        repo: new ReplayRepository(store),
-        queue: new ForwardQueueRepository(store),
-        logs: { get: () => Promise.reject(new Error('not used')) },
+        repo: new SqljsReplayRepository(store),
+        queue: new SqljsForwardQueueRepository(store),
+        logs: {
+          find: () => Promise.reject(new Error('not used')),
+          statusOf: () => Promise.reject(new Error('not used')),
+        },
         endpoints: { forReceiver: () => undefined },
         urls: { publicBase: null },
         clock,
         ids: new IdGenerator(clock, new SeededRandom(7)),
         events: new EventBus(),
       });
+      // Attempts are kept only while their log exists.
+      await seedLogSqljs(store, { id: 'log_1', accountId: 'acct_a', endpointId: 'ep_1' });
       const base = clock.now();
       let n = 0;
       const rec = (over: Partial<StoredReplay>): StoredReplay => ({

@@ -3,13 +3,13 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from '../../helpers/node-test.ts';
 import { EventBus } from '../../../server/events/event-bus.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { LogsRepository } from '../../../server/logs/logs-repository.ts';
 import { LogsService } from '../../../server/logs/logs-service.ts';
 import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
 import { shareMigrations } from '../../../server/share/share-migrations.ts';
-import { ShareRepository } from '../../../server/share/share-repository.ts';
 import { ShareService } from '../../../server/share/share-service.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
+import { SqljsShareRepository } from '../../../server/storage/sqljs/share-sqljs.ts';
 import { BaseUrls } from '../../../server/support/base-urls.ts';
 import { ManualClock } from '../../../server/support/clock.ts';
 import { IdGenerator } from '../../../server/support/ids.ts';
@@ -38,7 +38,7 @@ describe('share links and the browser notice of the public URL', () => {
       clock,
     });
     const logs = new LogsService(
-      new LogsRepository(store, () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 })),
+      new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 20 })),
       new IdGenerator(clock, cryptoRandom),
       async () => false,
     );
@@ -67,7 +67,7 @@ describe('share links and the browser notice of the public URL', () => {
       'applied',
     ));
     shares = new ShareService({
-      repo: new ShareRepository(store),
+      repo: new SqljsShareRepository(store),
       logs,
       urls,
       clock,

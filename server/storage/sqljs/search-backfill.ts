@@ -1,6 +1,7 @@
-import type { Store } from '../store/store-types.ts';
-import type { BodyReader } from './log-search.ts';
-import { MAX_INDEXED_BODY, ROWS_PER_LOG, searchIndexOpBySeq, UNINDEXED_WORD } from './search-index.ts';
+import type { BodyReader } from '../../logs/log-search.ts';
+import { MAX_INDEXED_BODY, ROWS_PER_LOG, UNINDEXED_WORD } from '../../logs/search-index.ts';
+import type { Store } from '../../store/store-types.ts';
+import { searchIndexOpBySeq } from './search-index-sqljs.ts';
 
 /** Logs indexed per read and write: small enough that deliveries queued behind a batch barely wait. */
 const BATCH = 200;
@@ -11,6 +12,8 @@ const BATCH = 200;
  * Until then they are candidates for every search and checked exactly, so results are
  * right meanwhile, only slower. Runs in the background from start, newest logs first,
  * one batch at a time; SQL migrations cannot do it (the signature is computed here).
+ * sql.js only: a PostgreSQL database has no logs from before the index (its logs are
+ * indexed by the insert), so the engine starts this only with the sql.js backend.
  */
 export class SearchBackfill {
   private running: Promise<void> | null = null;

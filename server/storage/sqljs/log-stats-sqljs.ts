@@ -1,6 +1,7 @@
-import type { SqlValue, Store } from '../store/store-types.ts';
-import { nearestRank, nearestRankSql } from '../support/percentile.ts';
-import type { LogSizeStats, LogStats, LogStatsCell, LogStatsQuery } from './log-types.ts';
+import type { LogStats, LogStatsQuery } from '../../logs/log-types.ts';
+import type { SqlValue, Store } from '../../store/store-types.ts';
+import { nearestRank, nearestRankSql } from '../../support/percentile.ts';
+import { fromFailureRow, fromGroups, withMinMax, type FailureRow, type StatsRow } from '../rows/log-stats-row.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -41,10 +42,7 @@ export async function statsFromLogs(store: Store, accountId: string, q: LogStats
   );
 
   const { cells, sizes } = fromGroups(groups);
-  for (const g of groups) {
-    sizes.min = sizes.min === null ? Number(g.min_size) : Math.min(sizes.min, Number(g.min_size));
-    sizes.max = sizes.max === null ? Number(g.max_size) : Math.max(sizes.max, Number(g.max_size));
-  }
+  withMinMax(sizes, groups);
   if (sizes.count > 0) {
     const r50 = nearestRank(0.5, sizes.count);
     const r95 = nearestRank(0.95, sizes.count);
@@ -116,46 +114,3 @@ async function statsFromHours(store: Store, accountId: string, q: LogStatsQuery)
 
 /** What a failed log is counted under: logs_failed_by_reason (the logs_hourly migration) indexes this expression. */
 const FAILURE_REASON = "COALESCE(json_extract(verification, '$.reason'), 'unknown')";
-
-interface StatsRow {
-  endpoint_id: string;
-  bucket: number;
-  success: number;
-  failed: number;
-  last: number;
-  n: number;
-  /** Only in the per-log query; the per-hour one reads them from logs_by_size. */
-  min_size?: number;
-  max_size?: number;
-  sum_size: number;
-}
-
-interface FailureRow {
-  reason: string;
-  count: number;
-}
-
-const fromFailureRow = (r: FailureRow): { reason: string; count: number } => ({
-  reason: r.reason,
-  count: Number(r.count),
-});
-
-/** The cells of grouped rows, and the sizes' count and average (min, max and percentiles are left null). */
-function fromGroups(groups: readonly StatsRow[]): { cells: LogStatsCell[]; sizes: LogSizeStats } {
-  const cells: LogStatsCell[] = [];
-  const sizes: LogSizeStats = { count: 0, min: null, max: null, avg: null, p50: null, p95: null };
-  let sum = 0;
-  for (const g of groups) {
-    cells.push({
-      endpointId: g.endpoint_id,
-      bucket: Number(g.bucket),
-      success: Number(g.success),
-      failed: Number(g.failed),
-      lastReceivedAt: Number(g.last),
-    });
-    sizes.count += Number(g.n);
-    sum += Number(g.sum_size);
-  }
-  if (sizes.count > 0) sizes.avg = sum / sizes.count;
-  return { cells, sizes };
-}

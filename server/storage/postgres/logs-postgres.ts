@@ -1,0 +1,331 @@
+import { likeMatchesBytes, likeTerm, type LikeTerm } from '../../logs/like-text.ts';
+import { matchingBodies, type BodyCandidate, type BodyReader } from '../../logs/log-search.ts';
+import type { LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
+import type { LogsRepository, RetentionPolicy, StoredLog, StoredLogWithAnswer } from '../../logs/logs-repository.ts';
+import { indexProbe, probeCondition, SIGNATURE_COLUMNS, signatureWords } from '../../logs/search-index.ts';
+import type { WriteAck, WriteReceipt } from '../../store/store-types.ts';
+import { nearestRank } from '../../support/percentile.ts';
+import {
+  answerFromRow,
+  CustomAnswerKeys,
+  LOG_INSERT_COLUMNS,
+  LOG_SUMMARY_COLUMNS,
+  logFromRow,
+  logInsertValues,
+  type LogRow,
+} from '../rows/log-row.ts';
+import { fromFailureRow, fromGroups, withMinMax, type FailureRow, type StatsRow } from '../rows/log-stats-row.ts';
+import type { PostgresDatabase, Sql } from './postgres-database.ts';
+
+/** PostgreSQL has a boolean type: a flag is written as it is. */
+const flag = (on: boolean): boolean => on;
+/** Outside text goes to `bytea` as its UTF-8 (logs-migrations.ts says why). */
+const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+
+const WORDS = SIGNATURE_COLUMNS.length;
+/** The insert's columns: LOG_INSERT_COLUMNS, then verification_reason. */
+const LOG_VALUES = LOG_INSERT_COLUMNS.split(',').length + 1;
+
+/**
+ * The log, its body and its search rows in one statement (the rows follow the log by its
+ * seq, which only the insert knows). Its parameters: the LOG_INSERT_COLUMNS values (the
+ * account is $2, the custom answer's key the last), verification_reason, the body, every
+ * search row's words one after the other, and, with a custom answer, its JSON.
+ */
+function insertSql(withCustomAnswer: boolean): string {
+  const [key, body, words, json] = [LOG_VALUES - 1, LOG_VALUES + 1, LOG_VALUES + 2, LOG_VALUES + 3].map((n) => `$${n}`);
+  const word = (i: number) => `w.words[r.n * ${WORDS} + ${i + 1}]`;
+  return `WITH l AS (
+      INSERT INTO logs (${LOG_INSERT_COLUMNS}, verification_reason)
+      VALUES (${Array.from({ length: LOG_VALUES }, (_, i) => `$${i + 1}`).join(', ')}) RETURNING seq),
+    b AS (INSERT INTO log_bodies (log_seq, body) SELECT seq, ${body} FROM l),
+    s AS (INSERT INTO log_search (log_seq, n, ${SIGNATURE_COLUMNS.join(', ')})
+      SELECT l.seq, r.n, ${SIGNATURE_COLUMNS.map((_, i) => word(i)).join(', ')}
+      FROM l, (SELECT ${words}::bigint[] AS words) w,
+        generate_series(0, cardinality(${words}::bigint[]) / ${WORDS} - 1) AS r (n))
+    ${withCustomAnswer ? `, c AS (INSERT INTO log_custom_answers (account_id, key, answer) VALUES ($2, ${key}, ${json}) ON CONFLICT DO NOTHING)` : ''}
+    SELECT seq FROM l`;
+}
+
+const INSERT_WITHOUT_CUSTOM_ANSWER = insertSql(false);
+const INSERT_WITH_CUSTOM_ANSWER = insertSql(true);
+
+// Oldest unpinned first beyond the per-account limit of unpinned logs (logs_by_pinned serves the scan).
+const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
+  SELECT seq FROM logs WHERE account_id = $1 AND NOT pinned ORDER BY seq
+  LIMIT GREATEST(0, (SELECT logs FROM log_account_stats WHERE account_id = $1) - $2))`;
+
+// Over the account's body budget ($2, unpinned bodies), its oldest unpinned logs go until at most $3 (90% of
+// it) is left, as in sql.js: the window walks once per 10% of the budget written. Run only when over it.
+const ACCOUNT_BYTES = '(SELECT bytes FROM log_account_stats WHERE account_id = $1)';
+const EVICT_OVER_BYTES = `DELETE FROM logs WHERE ${ACCOUNT_BYTES} > $2 AND seq IN (
+  SELECT seq FROM (
+    SELECT seq, sum(stored_size) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS bytes_before
+    FROM logs WHERE account_id = $1 AND NOT pinned) w
+  WHERE COALESCE(bytes_before, 0) < ${ACCOUNT_BYTES} - $3)`;
+
+/** Reads that must see one state of the database (a page and its total, a search and its rows, the stats). */
+const SNAPSHOT = 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY';
+
+/**
+ * Logs in PostgreSQL (tables: logs-migrations.ts).
+ *
+ * Every write to an account's logs runs in one transaction that first locks the
+ * account's row of log_account_stats (lockAccount), so concurrent writers of one
+ * account queue there: the counts the triggers keep stay exact, retention weighs
+ * what the writers before it left, and no two writers meet in the opposite order
+ * on the logs' rows (a delete and an eviction of the same log would deadlock).
+ */
+export class PostgresLogsRepository implements LogsRepository {
+  private readonly customAnswers = new CustomAnswerKeys();
+
+  constructor(
+    private readonly db: PostgresDatabase,
+    /** Read at each insert: Settings may change the budgets while the engine runs. */
+    private readonly retention: () => RetentionPolicy,
+  ) {}
+
+  /**
+   * One transaction: the log, its body, its search rows, its custom answer, then
+   * retention, each eviction only when the account's counts say it is over a budget.
+   * Resolves after COMMIT whatever `ack` asks: nothing is deferred, so `settled` is too.
+   * A duplicate id fails the INSERT (logs.id is UNIQUE) and rolls everything back.
+   */
+  async insert(id: string, log: NewLog, _ack: WriteAck): Promise<WriteReceipt> {
+    const retention = this.retention();
+    const custom = log.answer.custom ? this.customAnswers.of(log.answer.custom) : null;
+    const words = signatureWords(log.path, JSON.stringify(log.rawHeaders), log.body).flat();
+    const params: unknown[] = [
+      ...logInsertValues(id, log, custom?.key ?? null, flag, text),
+      log.verification.reason,
+      log.body,
+      words,
+      ...(custom ? [custom.json] : []),
+    ];
+    await this.db.transaction(async (tx) => {
+      const before = await lockAccount(tx, log.accountId, true);
+      await tx.query(custom ? INSERT_WITH_CUSTOM_ANSWER : INSERT_WITHOUT_CUSTOM_ANSWER, params);
+      const overCount = before.logs + 1 > retention.maxLogsPerAccount;
+      if (overCount) await tx.query(EVICT_OVER_COUNT, [log.accountId, retention.maxLogsPerAccount]);
+      if (overCount || before.bytes + log.body.length > retention.maxBodyBytesPerAccount) {
+        await tx.query(EVICT_OVER_BYTES, [
+          log.accountId,
+          retention.maxBodyBytesPerAccount,
+          Math.floor(retention.maxBodyBytesPerAccount * 0.9),
+        ]);
+      }
+    });
+    return { settled: Promise.resolve() };
+  }
+
+  async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {
+    const params: unknown[] = [accountId];
+    const where: string[] = ['l.account_id = $1'];
+    const filter = (condition: (p: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(condition(`$${params.length}`));
+    };
+    if (q.endpointId) filter((p) => `l.endpoint_id = ${p}`, q.endpointId);
+    if (q.status) filter((p) => `l.status = ${p}`, q.status);
+    if (q.eventType !== undefined) filter((p) => `l.event_type = ${p}`, text(q.eventType));
+    if (q.pinned !== undefined) filter((p) => `l.pinned = ${p}`, q.pinned);
+    const whereSql = where.join(' AND ');
+    if (q.search) return this.searchPage(whereSql, params, q.search, q);
+    // One statement, so one snapshot: the total always counts the logs the page was taken from.
+    const rows = await this.db.query<LogRow & { total: number }>(
+      `WITH page AS (
+         SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql}
+         ORDER BY l.seq DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2})
+       SELECT page.*, t.total FROM (SELECT count(*) AS total FROM logs l WHERE ${whereSql}) t
+         LEFT JOIN page ON true
+       ORDER BY page.seq DESC`,
+      [...params, q.limit, q.offset],
+    );
+    return { rows: rows.filter((r) => r.seq !== null).map(logFromRow), total: rows[0]?.total ?? 0 };
+  }
+
+  /**
+   * A search page in one snapshot (so its rows and its total describe the same logs):
+   * the index gives the candidates, as in sql.js; their headers are matched in SQL, their
+   * path and then the bodies of the others here, exactly as like-text.ts defines it.
+   */
+  private searchPage(
+    whereSql: string,
+    params: readonly unknown[],
+    search: string,
+    q: LogQuery,
+  ): Promise<{ rows: StoredLog[]; total: number }> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(SNAPSHOT);
+      const term = likeTerm(search);
+      const probe = probeCondition(indexProbe(term), (i) => `$${params.length + 2 + i}`);
+      // Headers are JSON text: valid UTF-8 without a raw U+0000, whose LIKE view is the text with A-Z
+      // folded, which lower() under the C collation gives (it folds ASCII only).
+      const candidates = await tx.query<{ seq: number; path: Buffer; size: number; hit: boolean }>(
+        `SELECT l.seq, l.path, l.stored_size AS size, lower(l.raw_headers COLLATE "C") LIKE $${params.length + 1} AS hit
+         FROM logs l
+         WHERE ${whereSql} AND EXISTS (SELECT 1 FROM log_search s WHERE s.log_seq = l.seq AND ${probe.sql})`,
+        [...params, viewPattern(term), ...probe.params],
+      );
+      const hits: number[] = [];
+      const others: BodyCandidate[] = [];
+      for (const c of candidates) {
+        if (c.hit || likeMatchesBytes(term, c.path)) hits.push(c.seq);
+        else others.push({ seq: c.seq, size: c.size });
+      }
+      const matches = hits.concat(await matchingBodies(others, term, bodiesOf(tx))).sort((a, b) => b - a);
+      const wanted = matches.slice(q.offset, q.offset + q.limit);
+      const rows =
+        wanted.length === 0
+          ? []
+          : await tx.query<LogRow>(
+              `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE l.seq = ANY($1::bigint[]) ORDER BY l.seq DESC`,
+              [wanted],
+            );
+      return { rows: rows.map(logFromRow), total: matches.length };
+    });
+  }
+
+  async find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined> {
+    const [row] = await this.db.query<LogRow>(
+      `SELECT ${LOG_SUMMARY_COLUMNS}, b.body, l.answer_status, l.answer_message, c.answer AS answer_custom_json
+       FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
+         LEFT JOIN log_custom_answers c ON c.account_id = l.account_id AND c.key = l.answer_custom
+       WHERE l.id = $1 AND l.account_id = $2`,
+      [id, accountId],
+    );
+    return row ? { ...logFromRow(row), answer: answerFromRow(row) } : undefined;
+  }
+
+  /**
+   * Computed from the logs in the window, whatever its length, over logs_by_received_at
+   * (whose INCLUDE columns spare the table). sql.js reads whole-hour windows from per-hour
+   * rows instead; such rows may come here with the performance work (issue 23, numbers).
+   */
+  stats(accountId: string, q: LogStatsQuery): Promise<LogStats> {
+    return this.statsFromLogs(accountId, q);
+  }
+
+  /** Three reads in one snapshot, so the counts, the reasons and the ranks describe the same logs. */
+  statsFromLogs(accountId: string, q: LogStatsQuery): Promise<LogStats> {
+    const params: unknown[] = [accountId, q.fromMs, q.toMs];
+    if (q.endpointId !== undefined) params.push(q.endpointId);
+    const whereSql = `account_id = $1 AND received_at >= $2 AND received_at < $3${q.endpointId === undefined ? '' : ' AND endpoint_id = $4'}`;
+    const next = `$${params.length + 1}`;
+    return this.db.transaction(async (tx) => {
+      await tx.query(SNAPSHOT);
+      // Endpoint ids and reasons in byte order (COLLATE "C"), as SQLite sorts them.
+      const groups = await tx.query<StatsRow>(
+        `SELECT endpoint_id, (received_at - $2) / ${next} AS bucket,
+           count(*) FILTER (WHERE status = 'success') AS success, count(*) FILTER (WHERE status = 'failed') AS failed,
+           max(received_at) AS last, count(*) AS n, min(size) AS min_size, max(size) AS max_size, sum(size) AS sum_size
+         FROM logs WHERE ${whereSql}
+         GROUP BY endpoint_id, bucket ORDER BY endpoint_id COLLATE "C", bucket`,
+        [...params, q.bucketMs],
+      );
+      const failureReasons = await tx.query<FailureRow>(
+        `SELECT reason, count FROM (
+           SELECT COALESCE(verification_reason, 'unknown') AS reason, count(*) AS count
+           FROM logs WHERE ${whereSql} AND status = 'failed' GROUP BY 1) r
+         ORDER BY count DESC, reason COLLATE "C"`,
+        params,
+      );
+      const { cells, sizes } = fromGroups(groups);
+      withMinMax(sizes, groups);
+      if (sizes.count > 0) {
+        const rank = (r: string) =>
+          `(SELECT size FROM logs WHERE ${whereSql} ORDER BY size OFFSET ${r}::bigint - 1 LIMIT 1)`;
+        const [ranked] = await tx.query<{ p50: number; p95: number }>(
+          `SELECT ${rank(next)} AS p50, ${rank(`$${params.length + 2}`)} AS p95`,
+          [...params, nearestRank(0.5, sizes.count), nearestRank(0.95, sizes.count)],
+        );
+        sizes.p50 = ranked!.p50;
+        sizes.p95 = ranked!.p95;
+      }
+      return { cells, failureReasons: failureReasons.map(fromFailureRow), sizes };
+    });
+  }
+
+  async findSummary(accountId: string, id: string): Promise<StoredLog | undefined> {
+    const [row] = await this.db.query<LogRow>(
+      `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE l.id = $1 AND l.account_id = $2`,
+      [id, accountId],
+    );
+    return row ? logFromRow(row) : undefined;
+  }
+
+  async owned(accountId: string, ids: readonly string[]): Promise<{ id: string; endpointId: string }[]> {
+    const rows = await this.db.query<{ id: string; endpoint_id: string }>(
+      'SELECT id, endpoint_id FROM logs WHERE account_id = $1 AND id = ANY($2::text[])',
+      [accountId, ids],
+    );
+    return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  async clearable(accountId: string, endpointId: string): Promise<{ unpinnedIds: string[]; pinned: number }> {
+    const [row] = await this.db.query<{ unpinned: string[]; pinned: number }>(
+      `SELECT COALESCE(array_agg(id ORDER BY seq) FILTER (WHERE NOT pinned), '{}') AS unpinned,
+         count(*) FILTER (WHERE pinned) AS pinned
+       FROM logs WHERE account_id = $1 AND endpoint_id = $2`,
+      [accountId, endpointId],
+    );
+    return { unpinnedIds: row!.unpinned, pinned: row!.pinned };
+  }
+
+  /** The foreign keys take bodies and search rows; logs_released releases custom answers and counts. */
+  async deleteByIds(accountId: string, ids: readonly string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockAccount(tx, accountId, false);
+      await tx.query('DELETE FROM logs WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, ids]);
+    });
+  }
+
+  async setPinned(accountId: string, id: string, pinned: boolean): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockAccount(tx, accountId, false);
+      await tx.query('UPDATE logs SET pinned = $1 WHERE id = $2 AND account_id = $3 AND pinned <> $1', [
+        pinned,
+        id,
+        accountId,
+      ]);
+    });
+  }
+
+  async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockAccount(tx, accountId, false);
+      await tx.query('DELETE FROM logs WHERE account_id = $1 AND endpoint_id = $2', [accountId, endpointId]);
+    });
+  }
+}
+
+/**
+ * Locks the account's counts row for the rest of the transaction and answers the counts
+ * (unpinned logs and bytes). An insert creates the row when the account has none; other
+ * writes need not (no row: the account has no logs to change).
+ */
+async function lockAccount(tx: Sql, accountId: string, create: boolean): Promise<{ logs: number; bytes: number }> {
+  const lock = 'SELECT logs, bytes FROM log_account_stats WHERE account_id = $1 FOR UPDATE';
+  const [row] = await tx.query<{ logs: number; bytes: number }>(lock, [accountId]);
+  if (row || !create) return row ?? { logs: 0, bytes: 0 };
+  // Two first inserts of an account at once: the second waits here for the first to commit, then locks its row.
+  await tx.query('INSERT INTO log_account_stats (account_id) VALUES ($1) ON CONFLICT DO NOTHING', [accountId]);
+  const [created] = await tx.query<{ logs: number; bytes: number }>(lock, [accountId]);
+  return created!;
+}
+
+/** The LIKE pattern matching a text whose view (like-text.ts) contains the term's, or ends with it. */
+function viewPattern(term: LikeTerm): string {
+  const escaped = term.view.toString('utf8').replace(/[\\%_]/g, (c) => `\\${c}`);
+  return term.atEnd ? `%${escaped}` : `%${escaped}%`;
+}
+
+function bodiesOf(tx: Sql): BodyReader {
+  return async (seqs) => {
+    const rows = await tx.query<{ seq: number; body: Buffer }>(
+      'SELECT log_seq AS seq, body FROM log_bodies WHERE log_seq = ANY($1::bigint[])',
+      [seqs],
+    );
+    return new Map(rows.map((r) => [r.seq, r.body]));
+  };
+}

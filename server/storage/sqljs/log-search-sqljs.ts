@@ -1,0 +1,69 @@
+import { likeTerm } from '../../logs/like-text.ts';
+import { matchingBodies, type BodyCandidate, type BodyReader } from '../../logs/log-search.ts';
+import { indexProbe, probeCondition, ROWS_PER_LOG } from '../../logs/search-index.ts';
+import type { SqlValue, Store } from '../../store/store-types.ts';
+
+/** The filters of a page other than the search, over `logs l`. */
+export interface LogFilter {
+  where: string;
+  params: SqlValue[];
+}
+
+/**
+ * The seqs of the logs passing `filter` whose path, headers or body contain `search`
+ * as `LIKE '%search%'` matched them (like-text.ts), newest first.
+ *
+ * The index (search-index.ts) gives the candidates. Their path and headers, which stay
+ * in the database, are checked there with that same LIKE; the bodies of the others go
+ * through `matchingBodies`.
+ */
+export async function searchLogs(
+  store: Store,
+  filter: LogFilter,
+  search: string,
+  readBodies: BodyReader,
+): Promise<number[]> {
+  const term = likeTerm(search);
+  const probe = probeCondition(indexProbe(term));
+  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // One row back, lists in it: sql.js costs about 2 us per result row, as much as the
+  // scan. A seq is negated when the path or headers matched. A log with several index
+  // rows is listed once per passing row (cheaper deduplicated here than by DISTINCT).
+  const found = await store.get<{ seqs: string; sizes: string }>(
+    `SELECT json_group_array(CASE WHEN hit THEN -seq ELSE seq END) AS seqs, json_group_array(size) AS sizes
+     FROM (SELECT l.seq, l.stored_size AS size, l.path LIKE ?1 ESCAPE '\\' OR l.raw_headers LIKE ?1 ESCAPE '\\' AS hit
+           FROM log_search s CROSS JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
+           WHERE ${probe.sql} AND ${filter.where})`,
+    [like, ...probe.params, ...filter.params],
+  );
+  const seqs = JSON.parse(found?.seqs ?? '[]') as number[];
+  const sizes = JSON.parse(found?.sizes ?? '[]') as number[];
+  const hits: number[] = [];
+  const others: BodyCandidate[] = [];
+  let last = 0;
+  seqs.forEach((s, i) => {
+    if (s === last) return;
+    last = s;
+    if (s < 0) hits.push(-s);
+    else others.push({ seq: s, size: sizes[i]! });
+  });
+  const inBody = await matchingBodies(others, term, readBodies);
+  return Array.from(Float64Array.from(hits.concat(inBody)).sort().reverse());
+}
+
+/**
+ * Bodies as stored: read from the store's blob files where the row has a location
+ * (the worker reads them while it steps the rows, one message per batch), or the
+ * inline column for logs stored before the blob files.
+ */
+export function storedBodies(store: Store): BodyReader {
+  return async (seqs) => {
+    const rows = await store.all<{ seq: number; body: Uint8Array }>(
+      `SELECT b.log_seq AS seq, b.body, b.location, b.length
+       FROM json_each(?) j CROSS JOIN log_bodies b ON b.log_seq = j.value`,
+      [JSON.stringify(seqs)],
+      { location: 'location', length: 'length', into: 'body' },
+    );
+    return new Map(rows.map((r) => [r.seq, r.body]));
+  };
+}
