@@ -124,8 +124,9 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
           },
           open: show,
           signIn: () => {
-            win
-              .loadURL(signInPage(engine.signInUrl(), origin))
+            engine
+              .signInUrl()
+              .then((url) => win.loadURL(signInPage(url, origin)))
               .catch((err: unknown) => logger.warn({ err }, 'the sign-in page did not load'));
             show();
           },
@@ -223,8 +224,9 @@ async function openWindow(engine: Engine, origin: string, logger: Logger): Promi
     win.show();
   });
   // The renderer trades the link's code for an HttpOnly session cookie: no token reaches page script.
-  win
-    .loadURL(signInPage(engine.signInUrl(), origin))
+  engine
+    .signInUrl()
+    .then((url) => win.loadURL(signInPage(url, origin)))
     .catch((err: unknown) => logger.error({ err }, 'the window did not load'));
   return win;
 }

@@ -4047,7 +4047,7 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change settings (owner account only): saved to config.json and applied without a restart */
+    /** Change settings (owner account only): saved to config.json (with a database: to the database, for every instance) and applied without a restart */
     patch: {
       parameters: {
         query?: never;
@@ -4123,7 +4123,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description SETTING_OVERRIDDEN: a flag or environment variable sets this value; CONFIG_FILE_INVALID / CONFIG_FILE_UNREADABLE: config.json cannot be read or holds an error, and was left as it is */
+        /** @description SETTING_OVERRIDDEN: a flag or environment variable sets this value; CONFIG_FILE_INVALID / CONFIG_FILE_UNREADABLE: config.json cannot be read or holds an error, and was left as it is; TUNNEL_UNAVAILABLE: a tunnel setting on a team server with a database (details.field names it) */
         409: {
           headers: {
             [name: string]: unknown;

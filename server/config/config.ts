@@ -70,8 +70,28 @@ export interface EngineConfig {
    * listens on loopback only.
    */
   signInRateLimit: { perMinute: number };
+  /**
+   * With a database (PostgreSQL): how often an instance asks it for settings
+   * another instance saved. The embedded store ignores it (config.json, one engine).
+   */
+  settingsPollMs: number;
   /** Retry delays of the forward queue while an endpoint's forwardUrl is down (doubling, with jitter). */
   forward: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
+  /**
+   * Several instances on one database (PostgreSQL): an instance works an
+   * endpoint's forward queue only while it holds that lane's lease, renewed a
+   * few times per `leaseMs` while it works; another takes the lane over once the
+   * lease has run out. Every `scanIntervalMs` it looks for queued work no
+   * instance holds. The embedded store ignores both (one engine, no leases).
+   */
+  forwardLanes: { leaseMs: number; scanIntervalMs: number };
+  /**
+   * Several instances on one database (PostgreSQL): each renews a heartbeat row
+   * every `heartbeatMs`; one whose last beat is older than `graceMs` no longer
+   * counts as live (the rate limit is shared between the live ones). The
+   * embedded store ignores both (one engine).
+   */
+  instances: { heartbeatMs: number; graceMs: number };
   /**
    * Optional LLM prose for analyses; null (the default) runs the rules alone.
    * `envApiKey` is HOOKSCOPE_LLM_API_KEY when set: it applies to a URL set later in Settings too.
@@ -160,8 +180,11 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   owner: LOCAL_ACCOUNT,
   databaseUrl: null,
   signInRateLimit: { perMinute: 0 },
+  settingsPollMs: 1000,
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
+  forwardLanes: { leaseMs: 30_000, scanIntervalMs: 5_000 },
+  instances: { heartbeatMs: 5_000, graceMs: 15_000 },
   tunnel: {
     enabled: false,
     host: 'https://localtunnel.me',

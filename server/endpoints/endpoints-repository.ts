@@ -16,6 +16,13 @@ export interface EndpointsRepository {
   /** Every endpoint of every account, in no particular order (the service indexes them by id at start). */
   all(): Promise<EndpointRecord[]>;
 
+  /**
+   * The endpoint `id` of any account, or undefined when there is none. Another
+   * instance on the same database may have written it: a team server's
+   * instances re-read an endpoint by id when told it changed, and on a receiver miss.
+   */
+  find(id: string): Promise<EndpointRecord | undefined>;
+
   /** Stores a new endpoint; its id is new (the service makes it). */
   insert(e: EndpointRecord): Promise<void>;
 

@@ -27,16 +27,25 @@ export interface EndpointsServiceDeps {
    * engine passes its event bus, whose event map (server/events/event-map.ts) checks this signature.
    */
   events: { publish: (accountId: string, type: 'endpoint.changed', data: EndpointChanged) => void };
+  /**
+   * Other engines write to the same database (a team server): a receiver miss
+   * reads the database before answering 404. The embedded store is this engine's
+   * alone, so the table is complete and a miss is final.
+   */
+  shared?: boolean;
 }
 
 /**
  * Endpoint management. Every endpoint is also held in memory: the receiver looks
  * one up on each delivery, and a database round trip there would cost the hot
  * path. The repository stays the source of truth; the map is rebuilt from it on
- * start and updated only after a write succeeded.
+ * start and updated only after a write succeeded. On a team server, another
+ * instance's changes arrive as `endpoint.changed` events (see `refresh`).
  */
 export class EndpointsService {
   private readonly byId = new Map<string, EndpointRecord>();
+  /** Refreshes apply in the order their events came, so an older read never overwrites a newer one. */
+  private refreshing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: EndpointsServiceDeps) {}
 
@@ -232,7 +241,36 @@ export class EndpointsService {
     return expired.length;
   }
 
-  /** The receiver's view of an endpoint, or undefined when there is none with that id. */
+  /**
+   * Re-reads one endpoint from the database into the table (told by an
+   * `endpoint.changed` event, perhaps from another instance); gone there, it
+   * goes from the table too.
+   */
+  refresh(id: string): Promise<void> {
+    this.refreshing = this.refreshing
+      .catch(() => undefined)
+      .then(async () => {
+        const e = await this.deps.repo.find(id);
+        if (e) this.byId.set(id, e);
+        else this.byId.delete(id);
+      });
+    return this.refreshing;
+  }
+
+  /**
+   * The receiver's view of an endpoint: from the table, or on a team server,
+   * when it is not there (created on another instance a moment ago), from the
+   * database, and then kept in the table.
+   */
+  async lookup(id: string): Promise<ReceiverEndpoint | undefined> {
+    if (!this.byId.has(id) && this.deps.shared) {
+      const e = await this.deps.repo.find(id);
+      if (e && !this.byId.has(id)) this.byId.set(id, e);
+    }
+    return this.forReceiver(id);
+  }
+
+  /** The receiver's view of an endpoint in the table, or undefined when there is none with that id. */
   forReceiver(id: string): ReceiverEndpoint | undefined {
     const e = this.byId.get(id);
     if (!e) return undefined;

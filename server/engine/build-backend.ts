@@ -22,7 +22,12 @@ export interface BackendDeps {
 export async function buildBackend(config: EngineConfig, deps: BackendDeps): Promise<StorageBackend> {
   if (config.databaseUrl !== null) {
     const { postgresBackend } = await import('../storage/postgres/postgres-backend.ts');
-    return postgresBackend({ url: config.databaseUrl, dataDir: config.dataDir, ...deps });
+    return postgresBackend({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      instances: config.instances,
+      ...deps,
+    });
   }
   return sqljsBackend({
     dataDir: config.dataDir,

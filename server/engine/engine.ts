@@ -12,6 +12,7 @@ import { EventBus } from '../events/event-bus.ts';
 import { EVENT_SCHEMAS } from '../events/event-map.ts';
 import { eventsFeature } from '../events/events-feature.ts';
 import { exportFeature } from '../export/export-feature.ts';
+import { SOLE_INSTANCE, type InstanceRegistry } from '../instances/instance-registry.ts';
 import { createApiApp } from '../http/api-app.ts';
 import { startListeners, type RunningListeners } from '../http/listeners.ts';
 import { mountedRoutes, type MountedRoute } from '../http/mounted-routes.ts';
@@ -34,6 +35,7 @@ import { IdGenerator } from '../support/ids.ts';
 import { openEngineLog, type EngineLog, type Logger } from '../support/logger.ts';
 import { faultReporter } from '../support/logger-faults.ts';
 import { cryptoRandom, type Random } from '../support/random.ts';
+import type { Scheduler } from '../support/scheduler.ts';
 import { readVersion } from '../support/version.ts';
 import { tunnelFeature } from '../tunnel/tunnel-feature.ts';
 import type { TunnelService } from '../tunnel/tunnel-service.ts';
@@ -46,6 +48,8 @@ import { buildBackend } from './build-backend.ts';
 export interface EngineDeps {
   clock?: Clock;
   random?: Random;
+  /** The forwarder's timers: retries, lease renewals, scans (tests stop one to stand for a dead instance). */
+  forwardScheduler?: Scheduler;
   /**
    * Where the engine logs (start, stop, checkpoints, tunnel states, every fault
    * with its error id). Default: its own JSON-lines file, `<dataDir>/logs/engine.log`,
@@ -71,10 +75,12 @@ export interface Engine {
   readonly events: EventBus;
   /** The public URL through localtunnel. */
   readonly tunnel: TunnelService;
+  /** The live engines on this store (a team server's instances by heartbeat; embedded: this one). */
+  readonly instances: InstanceRegistry;
   /** A token for the named account (default: the local one). */
   issueToken(accountName?: string, ttlMs?: number): Promise<string>;
   /** A one-time sign-in link to the UI for the owner account (the serve banner's `Open` line). */
-  signInUrl(): string;
+  signInUrl(): Promise<string>;
   /** The routes mounted on the API app, as Express holds them (for the contract test). */
   mountedRoutes(): MountedRoute[];
   /** Snapshot the store now (also done periodically and on stop). */
@@ -135,9 +141,11 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     });
     cleanups.push(() => backend.close());
     const { repos } = backend;
+    const instances = backend.instances ?? SOLE_INSTANCE;
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
-    const events = new EventBus({ now: () => clock.now() });
+    // In process, or the backend's shared event log (a team server: every instance's events on each).
+    const events = new EventBus({ now: () => clock.now(), transport: backend.events });
     const runtimeInfo = {
       pid: process.pid,
       apiUrl: '',
@@ -160,6 +168,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       sessionFeature({
         ...core,
         repo: repos.sessions,
+        codes: repos.signInCodes,
         sessionTtlMs: config.sessionTtlMs,
         owner: config.owner,
         publicUrl: config.publicBaseUrl,
@@ -196,6 +205,8 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         logs: logs.service,
         endpoints: endpoints.service,
         forwardPolicy: config.forward,
+        forwardLanes: config.forwardLanes,
+        scheduler: deps.forwardScheduler,
         recorded: replayRecorded,
       }),
     );
@@ -249,6 +260,10 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         accounts: accounts.service,
         events,
         owner: config.owner,
+        shared: backend.sharedSettings ?? null,
+        pollMs: config.settingsPollMs,
+        clock,
+        onError,
       }),
     );
     const live = listed(
@@ -290,6 +305,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         logs: logs.service,
         config: config.receiver,
         rateLimit: () => settings.values.rateLimit,
+        instances,
         maxBodyBytes: config.maxBodyBytes,
         observers: others.flatMap((f: Feature) => f.observers ?? []),
         reportFault,
@@ -360,12 +376,14 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
       dataDir: config.dataDir,
       events,
       tunnel: tunnel.service,
+      instances,
       apiUrl: listeners.apiUrl,
       receiverUrl: listeners.receiverUrl,
       issueToken: async (name = LOCAL_ACCOUNT, ttlMs = config.tokenTtlMs) =>
         tokens.issue(accountIdFor(name), name, ttlMs),
       mountedRoutes: () => mountedRoutes(apiApp),
-      signInUrl: () => session.service.issueLink({ id: accountIdFor(config.owner), name: config.owner }).url,
+      signInUrl: async () =>
+        (await session.service.issueLink({ id: accountIdFor(config.owner), name: config.owner })).url,
       checkpoint: () => backend.checkpoint(),
       // Listeners close first (no new deliveries), then the store checkpoints, then the lock goes.
       stop: () =>

@@ -1,4 +1,5 @@
 import type { EngineEventType, EventPayload } from './event-map.ts';
+import { InProcessEventTransport, type EventDraft, type EventTransport } from './event-transport.ts';
 
 /**
  * What the engine tells live clients (the UI and `hookscope tail`) over
@@ -6,7 +7,10 @@ import type { EngineEventType, EventPayload } from './event-map.ts';
  * and only reaches it.
  */
 export interface EngineEventOf<K extends EngineEventType> {
-  /** Increasing per engine run; the SSE `id:` field, used for `Last-Event-ID` resume. */
+  /**
+   * The SSE `id:` field, used for `Last-Event-ID` resume: increasing per engine
+   * run in the embedded engine, global across a team server's instances.
+   */
   id: number;
   accountId: string;
   type: K;
@@ -20,43 +24,40 @@ export type EngineEvent = { [K in EngineEventType]: EngineEventOf<K> }[EngineEve
 export type EventListener = (event: EngineEvent) => void;
 
 export interface EventBusOptions {
-  /** How many recent events are kept for `Last-Event-ID` resume. */
+  /** How many recent events the in-process transport keeps for `Last-Event-ID` resume. */
   historySize?: number;
   now?: () => number;
+  /** Where events get their ids and how they reach every engine (default: in process, see event-transport.ts). */
+  transport?: EventTransport;
 }
 
 /**
- * An in-process publish/subscribe hub, one per engine (no module state). A
- * listener that throws is removed rather than allowed to break publishers: the
- * receiver publishes on its hot path and must never fail because a client did.
+ * A publish/subscribe hub, one per engine (no module state), over a transport
+ * the storage backend chooses. A listener that throws is removed rather than
+ * allowed to break publishers: the receiver publishes on its hot path and must
+ * never fail because a client did.
  */
 export class EventBus {
-  private nextId = 1;
-  private readonly recent: EngineEvent[] = [];
   private readonly listeners = new Map<string, Set<EventListener>>();
-  private readonly historySize: number;
+  private readonly observers = new Set<EventListener>();
+  private readonly transport: EventTransport;
   private readonly now: () => number;
 
   constructor(opts: EventBusOptions = {}) {
-    this.historySize = opts.historySize ?? 1000;
     this.now = opts.now ?? Date.now;
+    this.transport = opts.transport ?? new InProcessEventTransport(opts.historySize ?? 1000);
+    this.transport.deliverTo((e) => this.dispatch(e));
+  }
+
+  /** True when other engines share the store (a team server): caches refresh from `observe`. */
+  get shared(): boolean {
+    return this.transport.shared;
   }
 
   /** Publishes to one account; `data` must match the event map's schema for `type`. */
-  publish<K extends EngineEventType>(accountId: string, type: K, data: EventPayload<K>): EngineEventOf<K> {
-    const typed: EngineEventOf<K> = { id: this.nextId++, accountId, type, data, at: this.now() };
-    // TypeScript cannot tell that EngineEventOf<K> for a generic K is a member of the union.
-    const event = typed as EngineEvent;
-    this.recent.push(event);
-    if (this.recent.length > this.historySize) this.recent.shift();
-    for (const listener of [...(this.listeners.get(accountId) ?? [])]) {
-      try {
-        listener(event);
-      } catch {
-        this.listeners.get(accountId)?.delete(listener);
-      }
-    }
-    return typed;
+  publish<K extends EngineEventType>(accountId: string, type: K, data: EventPayload<K>): void {
+    // TypeScript cannot tell that a draft of a generic K is a member of the union.
+    this.transport.append({ accountId, type, data, at: this.now() } as EventDraft);
   }
 
   /** Publishes to every account that has listeners or history (tunnel status is engine-wide). */
@@ -66,13 +67,59 @@ export class EventBus {
 
   /**
    * Subscribes an account's listener. With `afterId`, the kept events after it are
-   * delivered first (an empty replay when that id is too old: the client refetches).
+   * delivered first (only those kept: a client whose id is older refetches).
+   * In process they are replayed before this returns; from a shared store they
+   * are read first and events arriving meanwhile follow them, none twice.
    * Returns the unsubscribe function.
    */
   subscribe(accountId: string, listener: EventListener, afterId?: number): () => void {
-    if (afterId !== undefined) {
-      for (const e of this.recent) if (e.id > afterId && e.accountId === accountId) listener(e);
+    const kept = afterId === undefined ? [] : this.transport.since(accountId, afterId);
+    if (Array.isArray(kept)) {
+      for (const e of kept) listener(e);
+      return this.add(accountId, listener);
     }
+    // Live events are held back until the kept ones are delivered, then those not among them follow.
+    let held: EngineEvent[] | null = [];
+    let lastId = afterId!;
+    let cancelled = false;
+    const deliver = (e: EngineEvent): void => {
+      if (cancelled || e.id <= lastId) return;
+      lastId = e.id;
+      listener(e);
+    };
+    const remove = this.add(accountId, (e) => (held ? held.push(e) : deliver(e)));
+    // Unsubscribed while the kept events are read: they are dropped when they come.
+    const off = (): void => {
+      cancelled = true;
+      remove();
+    };
+    const goLive = (events: EngineEvent[]): void => {
+      const waiting = held ?? [];
+      held = null;
+      for (const e of [...events, ...waiting]) deliver(e);
+    };
+    kept
+      // Kept events that cannot be read: live from here, as with an id too old to resume.
+      .then(goLive, () => goLive([]))
+      // A listener that throws is removed, as in dispatch.
+      .catch(() => off());
+    return off;
+  }
+
+  /** Every account's events as they are delivered (for caches of a shared store). Returns the stop function. */
+  observe(listener: EventListener): () => void {
+    this.observers.add(listener);
+    return () => void this.observers.delete(listener);
+  }
+
+  listenerCount(accountId?: string): number {
+    if (accountId !== undefined) return this.listeners.get(accountId)?.size ?? 0;
+    let n = 0;
+    for (const s of this.listeners.values()) n += s.size;
+    return n;
+  }
+
+  private add(accountId: string, listener: EventListener): () => void {
     let set = this.listeners.get(accountId);
     if (!set) {
       set = new Set();
@@ -85,10 +132,20 @@ export class EventBus {
     };
   }
 
-  listenerCount(accountId?: string): number {
-    if (accountId !== undefined) return this.listeners.get(accountId)?.size ?? 0;
-    let n = 0;
-    for (const s of this.listeners.values()) n += s.size;
-    return n;
+  private dispatch(event: EngineEvent): void {
+    for (const observer of [...this.observers]) {
+      try {
+        observer(event);
+      } catch {
+        this.observers.delete(observer);
+      }
+    }
+    for (const listener of [...(this.listeners.get(event.accountId) ?? [])]) {
+      try {
+        listener(event);
+      } catch {
+        this.listeners.get(event.accountId)?.delete(listener);
+      }
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { SOLE_INSTANCE, type InstanceRegistry } from '../instances/instance-registry.ts';
 import type { Clock } from '../support/clock.ts';
 
 export interface RateLimit {
@@ -21,6 +22,16 @@ interface Bucket {
  * general-purpose limiters on npm count fixed windows on the wall clock.
  * Only endpoints that exist get a bucket (the receiver asks after its lookup),
  * so the map is bounded by the number of endpoints; `forget` drops a deleted one.
+ *
+ * Several instances on one database (a team server) each keep a local bucket
+ * holding their share of the limit: perSecond / n and burst / n for n live
+ * instances. A shared bucket in the database would be exact but costs a round
+ * trip on every delivery, refused ones included, which is what a flood is made
+ * of; the local share costs nothing and is exact when the load balancer splits
+ * evenly. Its error (measured in docs/ARCHITECTURE.md "Rate limit across
+ * instances"): an uneven split lets through less than the limit; more only
+ * while an instance has started and the others have not yet seen it, or when
+ * the burst is below the number of instances (each still holds one token).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -32,6 +43,8 @@ export class RateLimiter {
      */
     private readonly limit: () => RateLimit,
     private readonly clock: Clock,
+    /** The live engines the limit is shared between (the embedded store: this one alone). */
+    private readonly instances: InstanceRegistry = SOLE_INSTANCE,
   ) {}
 
   get enabled(): boolean {
@@ -45,8 +58,12 @@ export class RateLimiter {
   }
 
   take(key: string): RateDecision {
-    const { perSecond, burst } = this.limit();
-    if (perSecond <= 0) return { allowed: true };
+    const limit = this.limit();
+    if (limit.perSecond <= 0) return { allowed: true };
+    const n = Math.max(1, this.instances.liveCount());
+    const perSecond = limit.perSecond / n;
+    // Never under one token: a bucket that cannot hold one would refuse every delivery for good.
+    const burst = Math.max(1, limit.burst / n);
     const now = this.clock.now();
     const b = this.buckets.get(key) ?? { tokens: burst, at: now };
     // A clock that steps back never adds tokens.
@@ -58,8 +75,9 @@ export class RateLimiter {
       b.tokens -= 1;
       return { allowed: true };
     }
-    // Rates are whole tokens per second, so one token is always back within a second.
-    return { allowed: false, retryAfterSeconds: 1 };
+    // Alone, a whole number of tokens per second brings one back within a second; a share
+    // below one token per second (a low limit split between instances) takes longer.
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / perSecond)) };
   }
 
   forget(key: string): void {

@@ -1,4 +1,5 @@
 import type { ReceiverConfig } from '../config/config.ts';
+import type { InstanceRegistry } from '../instances/instance-registry.ts';
 import type { Clock } from '../support/clock.ts';
 import type { ReportFault } from '../support/logger-faults.ts';
 import { BodyBudget } from './body-budget.ts';
@@ -14,6 +15,8 @@ export interface ReceiverFeatureDeps {
   config: Omit<ReceiverConfig, 'rateLimit'>;
   /** The current per-endpoint limit, read at each delivery (Settings changes it live). */
   rateLimit: () => RateLimit;
+  /** The live engines on this store: each takes its share of the rate limit. */
+  instances: InstanceRegistry;
   maxBodyBytes: number;
   /** Every other feature's observers: the receiver is built last, with the list complete. */
   observers: readonly DeliveryObserver[];
@@ -22,7 +25,7 @@ export interface ReceiverFeatureDeps {
 
 /** `/webhook/:endpointId`: limits, rate limit, verification, storage, then the observers. */
 export function receiverFeature(deps: ReceiverFeatureDeps) {
-  const rateLimiter = new RateLimiter(deps.rateLimit, deps.clock);
+  const rateLimiter = new RateLimiter(deps.rateLimit, deps.clock, deps.instances);
   const service = new Receiver({
     endpoints: deps.endpoints,
     logs: deps.logs,

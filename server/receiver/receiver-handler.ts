@@ -28,7 +28,8 @@ import { verify } from '../signatures/registry.ts';
 import { parseWebhookUrl } from './webhook-path.ts';
 
 export interface ReceiverDeps {
-  endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
+  /** On a team server, a miss reads the database (an endpoint another instance just created). */
+  endpoints: { lookup(id: string): Promise<ReceiverEndpoint | undefined> };
   /** Stores a capture: `id` once it is durable, `settled` once the database worker is done with it. */
   logs: { record(log: NewLog): Promise<{ id: string; settled: Promise<void> }> };
   clock: Clock;
@@ -94,7 +95,7 @@ export class Receiver {
     const receivedAt = this.deps.clock.now();
     const started = performance.now();
     const target = parseWebhookUrl(req.url ?? '/');
-    const endpoint = target ? this.deps.endpoints.forReceiver(target.endpointId) : undefined;
+    const endpoint = target ? await this.deps.endpoints.lookup(target.endpointId) : undefined;
     if (!target || !endpoint) {
       req.resume();
       throw new NotFoundError('No endpoint with this id exists.', 'ENDPOINT_NOT_FOUND');

@@ -51,4 +51,25 @@ export interface ForwardQueueRepository {
 
   /** Removes every item of the endpoint; other endpoints' stay. */
   clearEndpoint(endpointId: string): Promise<void>;
+
+  /**
+   * Claims or renews the lease on the endpoint's lane for `owner` until
+   * `now + leaseMs`, and answers whether `owner` holds it. Granted when the lane
+   * is free, already `owner`'s, or its lease ran out before `now` (its owner
+   * stopped renewing: it died); refused while another owner's lease runs. Of
+   * owners claiming at once, one is granted. Only the holder works the lane's
+   * queue, so several engines on one database forward each item once and in
+   * order. sql.js serves one engine: always granted, nothing stored.
+   */
+  claimLane(endpointId: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
+
+  /** Frees the lane if `owner` holds it (its queue is empty, or the engine stops); otherwise changes nothing. */
+  releaseLane(endpointId: string, owner: string): Promise<void>;
+
+  /**
+   * Endpoints with items queued whose lane is free or whose lease ran out before
+   * `now`, once each: work queued by another engine that no engine is doing.
+   * sql.js: none (its one engine is told of every item it queues).
+   */
+  unclaimedWithPending(now: number): Promise<string[]>;
 }

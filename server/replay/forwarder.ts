@@ -18,7 +18,15 @@ import type { ForwardStatus } from './replay-schemas.ts';
 export interface ForwarderDeps {
   queue: ForwardQueueRepository;
   replays: ReplayService;
-  endpoints: { forReceiver(id: string): ReceiverEndpoint | undefined };
+  /**
+   * The engine's endpoint table. `lookup`, where given, also reads the database
+   * on a miss: on a team server an endpoint created through another engine a
+   * moment ago must not be taken for a deleted one (whose queue is dropped).
+   */
+  endpoints: {
+    forReceiver(id: string): ReceiverEndpoint | undefined;
+    lookup?(id: string): Promise<ReceiverEndpoint | undefined>;
+  };
   /** `forward.updated` to the endpoint's account; the engine passes its event bus (typed by server/events/event-map.ts). */
   events: { publish: (accountId: string, type: 'forward.updated', data: ForwardStatus) => void };
   clock: Clock;
@@ -26,6 +34,11 @@ export interface ForwarderDeps {
   ids: IdGenerator;
   /** Retry delays while the target is down (doubling with jitter) and each attempt's time limit. */
   policy: { initialBackoffMs: number; maxBackoffMs: number; timeoutMs: number };
+  /**
+   * Lanes shared with other engines on one database: this engine's id as lease
+   * owner, how long a lease runs, how often to look for work no engine holds.
+   */
+  lanes: { owner: string; leaseMs: number; scanIntervalMs: number };
   onError: (err: unknown) => void;
   scheduler?: Scheduler;
   send?: (input: SendInput) => Promise<SendResult>;
@@ -43,6 +56,14 @@ interface Lane {
   attempts: number;
   lastError: (ReplayFailure & { at: number }) | null;
   inFlight: AbortController | null;
+  /** This engine holds the lane's lease (always, on the embedded store, while it works the lane). */
+  held: boolean;
+  /**
+   * The lane's claims, renewals and release, one after another: a renewal
+   * answered after the release would otherwise take the lane again and keep it
+   * with nothing left to work.
+   */
+  leaseOps: Promise<unknown>;
 }
 
 type EndpointUrls = Pick<ReceiverEndpoint, 'id' | 'forwardUrl'>;
@@ -57,21 +78,31 @@ type Outcome = 'delivered' | 'rejected' | 'retry' | 'dropped' | 'stopped';
  * 5xx) it retries that head with exponential backoff and jitter and keeps the
  * rest waiting behind it, so order holds. A 4xx is recorded and the item dropped:
  * the target refused that delivery and would refuse it again.
+ *
+ * Engines sharing one database (a team server) share the queue: an engine works
+ * a lane only while it holds the lane's lease (ForwardQueueRepository.claimLane),
+ * renews it while it works, and releases it when the queue is empty or it stops.
+ * Work queued through another engine's receiver is found by a periodic scan for
+ * lanes no engine holds, including those whose holder died and stopped renewing.
  */
 export class Forwarder implements DeliveryObserver {
   private readonly lanes = new Map<string, Lane>();
   private readonly scheduler: Scheduler;
   private readonly send: (input: SendInput) => Promise<SendResult>;
   private stopped = false;
+  private scanTimer: unknown = null;
+  private heartbeatTimer: unknown = null;
 
   constructor(private readonly deps: ForwarderDeps) {
     this.scheduler = deps.scheduler ?? systemScheduler;
     this.send = deps.send ?? httpSend;
   }
 
-  /** Resumes every queue left in the store (after a restart). */
+  /** Resumes every queue left in the store (after a restart), then keeps looking for work and renewing leases. */
   async start(): Promise<void> {
     for (const endpointId of await this.deps.queue.endpointsWithPending()) this.wake(endpointId);
+    this.scheduleScan();
+    this.scheduleHeartbeat();
   }
 
   /** The receiver's hook: enqueue an accepted delivery (journaled before the sender's 2xx) and wake its lane. */
@@ -130,11 +161,85 @@ export class Forwarder implements DeliveryObserver {
   /** Cancels timers and in-flight requests and waits for every lane to settle; nothing is sent after. */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of [this.scanTimer, this.heartbeatTimer]) if (timer !== null) this.scheduler.clearTimeout(timer);
     for (const lane of this.lanes.values()) {
       this.cancelTimer(lane);
       lane.inFlight?.abort();
     }
     await Promise.all([...this.lanes.values()].flatMap((l) => (l.running ? [l.running] : [])));
+    // Another engine takes the lanes over at its next scan rather than when the leases run out.
+    for (const lane of this.lanes.values()) await this.release(lane).catch(this.deps.onError);
+  }
+
+  /** Wakes the lanes with work that no engine holds: queued through another engine, or left by one that died. */
+  private scheduleScan(): void {
+    if (this.stopped) return;
+    this.scanTimer = this.scheduler.setTimeout(() => {
+      this.scanTimer = null;
+      this.deps.queue
+        .unclaimedWithPending(this.deps.clock.now())
+        .then((endpointIds) => {
+          for (const endpointId of endpointIds) this.wake(endpointId);
+        })
+        .catch((e: unknown) => {
+          if (!this.stopped) this.deps.onError(e);
+        })
+        .finally(() => this.scheduleScan());
+    }, this.deps.lanes.scanIntervalMs);
+  }
+
+  /**
+   * Renews the leases of the lanes this engine holds, three times per lease, so
+   * they outlast a slow target's attempt and a retry's backoff. A lane another
+   * engine has taken over meanwhile (this one stalled past its lease) is left to it.
+   */
+  private scheduleHeartbeat(): void {
+    if (this.stopped) return;
+    this.heartbeatTimer = this.scheduler.setTimeout(() => {
+      this.heartbeatTimer = null;
+      const held = [...this.lanes.values()].filter((l) => l.held);
+      Promise.all(
+        held.map(async (lane) => {
+          if (await this.renew(lane)) return;
+          this.cancelTimer(lane);
+          Object.assign(lane, { state: 'idle', nextAttemptAt: null, attempts: 0 });
+        }),
+      )
+        .catch((e: unknown) => {
+          if (!this.stopped) this.deps.onError(e);
+        })
+        .finally(() => this.scheduleHeartbeat());
+    }, this.deps.lanes.leaseMs / 3);
+  }
+
+  /** Claims or renews the lane's lease; false when another engine holds it. */
+  private hold(lane: Lane): Promise<boolean> {
+    return this.leaseOp(lane, () => this.claim(lane));
+  }
+
+  /** The heartbeat's renewal of a lane still held when its turn comes; false when another engine took it over. */
+  private renew(lane: Lane): Promise<boolean> {
+    return this.leaseOp(lane, () => (lane.held ? this.claim(lane) : Promise.resolve(true)));
+  }
+
+  private release(lane: Lane): Promise<void> {
+    return this.leaseOp(lane, async () => {
+      if (!lane.held) return;
+      lane.held = false;
+      await this.deps.queue.releaseLane(lane.endpointId, this.deps.lanes.owner);
+    });
+  }
+
+  private async claim(lane: Lane): Promise<boolean> {
+    const { owner, leaseMs } = this.deps.lanes;
+    lane.held = await this.deps.queue.claimLane(lane.endpointId, owner, this.deps.clock.now(), leaseMs);
+    return lane.held;
+  }
+
+  private leaseOp<T>(lane: Lane, op: () => Promise<T>): Promise<T> {
+    const result = lane.leaseOps.then(op);
+    lane.leaseOps = result.catch(() => undefined);
+    return result;
   }
 
   private wake(endpointId: string): void {
@@ -151,6 +256,8 @@ export class Forwarder implements DeliveryObserver {
         attempts: 0,
         lastError: null,
         inFlight: null,
+        held: false,
+        leaseOps: Promise.resolve(),
       };
       this.lanes.set(endpointId, lane);
     }
@@ -186,14 +293,25 @@ export class Forwarder implements DeliveryObserver {
   }
 
   private async drain(lane: Lane): Promise<void> {
+    // Another engine works this lane: it delivers what is queued, in order.
+    if (!(await this.hold(lane))) {
+      Object.assign(lane, { state: 'idle', nextAttemptAt: null, attempts: 0 });
+      return;
+    }
     for (;;) {
       const head = await this.deps.queue.head(lane.endpointId);
+      const endpoint = await (this.deps.endpoints.lookup?.(lane.endpointId) ??
+        this.deps.endpoints.forReceiver(lane.endpointId));
       if (this.stopped) return;
-      const endpoint = this.deps.endpoints.forReceiver(lane.endpointId);
       if (!head || !endpoint || endpoint.forwardUrl === null) {
         // A deleted endpoint or a cleared forwardUrl drops what is left.
         if (head) await this.deps.queue.clearEndpoint(lane.endpointId);
         Object.assign(lane, { state: 'idle', nextAttemptAt: null, attempts: 0 });
+        await this.release(lane);
+        // Queued through another engine while this one held the lane: that engine found it taken.
+        if (!head && endpoint?.forwardUrl && (await this.deps.queue.head(lane.endpointId))) {
+          if (await this.hold(lane)) continue;
+        }
         if (endpoint) this.publish(lane.endpointId);
         else this.lanes.delete(lane.endpointId);
         return;
@@ -205,6 +323,11 @@ export class Forwarder implements DeliveryObserver {
       const outcome = await this.attempt(lane, head, endpoint.forwardUrl);
       if (outcome === 'stopped') return;
       if (outcome === 'retry') return;
+      // Only the holder removes: an engine that stalled past its lease leaves the item to the one that took over.
+      if (!(await this.hold(lane))) {
+        Object.assign(lane, { state: 'idle', nextAttemptAt: null, attempts: 0 });
+        return;
+      }
       await this.deps.queue.remove(head.seq);
       lane.attempts = 0;
     }

@@ -22,6 +22,10 @@ export interface ReplayFeatureDeps {
   recorded?: ReplayServiceDeps['recorded'];
   /** Retry delays and time limit of automatic forwarding. */
   forwardPolicy: ForwarderDeps['policy'];
+  /** Leases on forward lanes shared with other engines on one database, and the scan for unheld work. */
+  forwardLanes: Omit<ForwarderDeps['lanes'], 'owner'>;
+  /** The forwarder's timers (default: the system's). */
+  scheduler?: ForwarderDeps['scheduler'];
   onError: (err: unknown) => void;
 }
 
@@ -32,7 +36,13 @@ export interface ReplayFeatureDeps {
  */
 export function replayFeature(deps: ReplayFeatureDeps) {
   const service = new ReplayService(deps);
-  const forwarder = new Forwarder({ ...deps, replays: service, policy: deps.forwardPolicy });
+  const forwarder = new Forwarder({
+    ...deps,
+    replays: service,
+    policy: deps.forwardPolicy,
+    // This engine, as the owner of the lanes it leases: random, so no two engines share one.
+    lanes: { ...deps.forwardLanes, owner: deps.ids.opaque('engine') },
+  });
   return {
     name: 'replay',
     migrations: replayMigrations,

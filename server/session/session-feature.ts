@@ -3,6 +3,7 @@ import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { sessionMigrations } from './session-migrations.ts';
 import type { SessionRepository } from './session-repository.ts';
+import type { SignInCodeRepository } from './sign-in-code-repository.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { SessionService } from './session-service.ts';
 import { SignInCodes } from './sign-in-codes.ts';
@@ -11,6 +12,8 @@ import { SignInRateLimit } from './sign-in-rate-limit.ts';
 export interface SessionFeatureDeps {
   /** Whichever backend the engine built (server/storage/). */
   repo: SessionRepository;
+  /** Where sign-in codes are kept: memory on the desktop, the database every instance shares with PostgreSQL. */
+  codes: SignInCodeRepository;
   urls: Pick<BaseUrls, 'api'>;
   clock: Clock;
   random: Random;
@@ -34,7 +37,7 @@ export function sessionFeature(deps: SessionFeatureDeps) {
     ...deps,
     // The UI is reached through the proxy: a link to the bound address would not open for a teammate.
     urls: deps.publicUrl === null ? deps.urls : { api: deps.publicUrl },
-    codes: new SignInCodes(deps.clock, deps.random),
+    codes: new SignInCodes(deps.codes, deps.clock, deps.random),
   });
   return {
     name: 'session',

@@ -31,7 +31,7 @@ export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions):
       errors: { 429: RATE_LIMITED },
       handler: async ({ account, req }) => {
         o.attempts.take(sourceOf(req));
-        return { status: 201, data: sessions.issueLink(account) };
+        return { status: 201, data: await sessions.issueLink(account) };
       },
     }),
     route({

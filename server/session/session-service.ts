@@ -32,8 +32,8 @@ export class SessionService implements SessionRegistry {
   constructor(private readonly deps: SessionServiceDeps) {}
 
   /** A one-time link to the UI for `account` (what `hookscope open` and the serve banner print). */
-  issueLink(account: AccountContext): SignInCode {
-    const { code, expiresAt } = this.deps.codes.issue(account);
+  async issueLink(account: AccountContext): Promise<SignInCode> {
+    const { code, expiresAt } = await this.deps.codes.issue(account);
     return { code, url: `${this.deps.urls.api}/#/sign-in/${code}`, expiresAt: isoTime(expiresAt) };
   }
 
@@ -50,7 +50,7 @@ export class SessionService implements SessionRegistry {
     replacing: readonly string[],
     switchAccount: boolean,
   ): Promise<{ sessionId: string; view: SessionView }> {
-    const target = this.deps.codes.peek(code);
+    const target = await this.deps.codes.peek(code);
     const signedInAs = switchAccount ? undefined : await this.otherAccount(target, replacing);
     if (signedInAs) {
       throw new ConflictError(
@@ -60,7 +60,7 @@ export class SessionService implements SessionRegistry {
         { signedInAs, account: { id: target.id, name: target.name } },
       );
     }
-    const account = this.deps.codes.redeem(code);
+    const account = await this.deps.codes.redeem(code);
     const sessionId = this.deps.random.bytes(32).toString('base64url');
     const now = this.deps.clock.now();
     await this.deps.repo.insert(

@@ -3,61 +3,50 @@ import { UnauthorizedError } from '../errors/app-errors.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { secretHash } from './secret-hash.ts';
+import type { SignInCodeRepository } from './sign-in-code-repository.ts';
 
 /** How long a sign-in link works. */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
 
-interface Entry {
-  account: AccountContext;
-  expiresAt: number;
-}
-
 /**
- * One-time codes for sign-in links (`hookscope open`). Kept in memory only, by
- * hash: a restart invalidates every code, which costs a user one more
- * `hookscope open`, and no file ever holds a working one.
+ * One-time codes for sign-in links (`hookscope open`), kept by hash wherever
+ * the backend keeps them (sign-in-code-repository.ts).
  */
 export class SignInCodes {
-  private readonly byHash = new Map<string, Entry>();
-
   constructor(
+    private readonly repo: SignInCodeRepository,
     private readonly clock: Clock,
     private readonly random: Random,
   ) {}
 
-  issue(account: AccountContext): { code: string; expiresAt: number } {
-    this.prune();
+  async issue(account: AccountContext): Promise<{ code: string; expiresAt: number }> {
     const code = this.random.bytes(32).toString('base64url');
-    const expiresAt = this.clock.now() + SIGN_IN_CODE_TTL_MS;
-    this.byHash.set(secretHash(code), { account, expiresAt });
+    const now = this.clock.now();
+    const expiresAt = now + SIGN_IN_CODE_TTL_MS;
+    await this.repo.insert(
+      { codeHash: secretHash(code), accountId: account.id, accountName: account.name, expiresAt },
+      now,
+    );
     return { code, expiresAt };
   }
 
   /** The code's account, leaving the code as it is (the UI asks before switching accounts). */
-  peek(code: string): AccountContext {
-    return this.live(this.byHash.get(secretHash(code)));
+  async peek(code: string): Promise<AccountContext> {
+    return live(await this.repo.find(secretHash(code), this.clock.now()));
   }
 
   /** The code's account; the code is gone after this call, whether it worked or not. */
-  redeem(code: string): AccountContext {
-    const key = secretHash(code);
-    const entry = this.byHash.get(key);
-    this.byHash.delete(key);
-    return this.live(entry);
+  async redeem(code: string): Promise<AccountContext> {
+    return live(await this.repo.take(secretHash(code), this.clock.now()));
   }
+}
 
-  private live(entry: Entry | undefined): AccountContext {
-    if (!entry || entry.expiresAt <= this.clock.now()) {
-      throw new UnauthorizedError(
-        'This sign-in link has expired or was already used: run `npx hookscope open` for a new one.',
-        'SIGN_IN_CODE_INVALID',
-      );
-    }
-    return entry.account;
+function live(account: AccountContext | undefined): AccountContext {
+  if (!account) {
+    throw new UnauthorizedError(
+      'This sign-in link has expired or was already used: run `npx hookscope open` for a new one.',
+      'SIGN_IN_CODE_INVALID',
+    );
   }
-
-  private prune(): void {
-    const now = this.clock.now();
-    for (const [key, entry] of this.byHash) if (entry.expiresAt <= now) this.byHash.delete(key);
-  }
+  return account;
 }

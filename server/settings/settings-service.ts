@@ -1,15 +1,20 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AccountContext } from '../auth/account-context.ts';
 import { isOwner } from '../auth/owner.ts';
 import { ConfigFileSchema, type LlmConfig } from '../config/config.ts';
 import { SETTING_NAMES, SETTING_ORIGINS, valueAt, type SettingName } from '../config/setting-origins.ts';
 import { ConflictError, ForbiddenError } from '../errors/app-errors.ts';
-import type { ConfigFile, JsonObject } from './config-file.ts';
+import type { JsonObject } from './config-file.ts';
 import type { EditableSettings, LiveSettings } from './live-settings.ts';
+import type { SettingsDocument } from './settings-document.ts';
 import type { SettingsChanged, SettingsUpdate, SettingsView } from './settings-schemas.ts';
 
 export interface SettingsServiceDeps {
   settings: LiveSettings;
-  file: ConfigFile;
+  /** config.json, or the database a team server's instances share (settings-document.ts). */
+  file: SettingsDocument;
+  /** A team server on PostgreSQL: the tunnel is refused there, so its settings cannot change. */
+  database: boolean;
   /** The tunnel service: a running tunnel reconnects with new settings. */
   tunnel: { reconfigure(settings: EditableSettings['tunnel']): Promise<unknown> };
   /** Every account, to tell each that the engine-wide settings changed. */
@@ -84,32 +89,87 @@ export class SettingsService {
     return this.view(account);
   }
 
+  /**
+   * Applies what another instance saved in the shared database: `read` answers
+   * the saved document, or null when nothing changed since the last call. It
+   * runs in turn with this instance's saves, so an older document never
+   * replaces the values a save here has just applied.
+   */
+  async adopt(read: () => Promise<JsonObject | null>): Promise<void> {
+    const run = this.saving.then(async () => {
+      const document = await read();
+      if (document) await this.adoptDocument(document);
+    });
+    this.saving = run.catch(() => undefined);
+    await run;
+  }
+
   private async save(patch: SettingsUpdate): Promise<void> {
+    const requested = changesOf(patch);
+    if (this.deps.database) refuseTunnel(requested);
     const current = this.deps.settings.values;
-    const changes = this.effective(changesOf(patch), current);
+    const changes = this.effective(requested, current);
     if (changes.length === 0) return;
 
-    const file = await this.deps.file.read();
-    const next = structuredClone(file);
-    for (const c of changes) setAt(next, SETTING_ORIGINS[c.name].file, c.value);
-    // The whole file must still start the engine; a failure here is in content the user wrote by hand.
-    const checked = ConfigFileSchema.safeParse(next);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      throw new ConflictError(
-        `${this.deps.file.path} was not changed: ${issue.path.map(String).join('.') || '(top level)'}: ${issue.message} Fix the file by hand, then save again.`,
-        'CONFIG_FILE_INVALID',
-        { path: this.deps.file.path },
-      );
-    }
-    await this.deps.file.write(next);
+    const next = await this.deps.file.change((file) => {
+      const next = structuredClone(file);
+      for (const c of changes) setAt(next, SETTING_ORIGINS[c.name].file, c.value);
+      // The whole file must still start the engine; a failure here is in content the user wrote by hand.
+      const checked = ConfigFileSchema.safeParse(next);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        throw new ConflictError(
+          `${this.deps.file.path} was not changed: ${issue.path.map(String).join('.') || '(top level)'}: ${issue.message} Fix the file by hand, then save again.`,
+          'CONFIG_FILE_INVALID',
+          { path: this.deps.file.path },
+        );
+      }
+      return next;
+    });
+    await this.apply(current, next, changes);
+  }
 
-    const values = this.applied(current, next, changes);
-    this.deps.settings.replace(
+  /** The saved document's values, where no flag or variable wins, become the running ones. */
+  private async adoptDocument(document: JsonObject): Promise<void> {
+    const current = this.deps.settings.values;
+    const overridden = (name: SettingName) => {
+      const from = this.deps.settings.sourceOf(name)?.from;
+      return from === 'flag' || from === 'env';
+    };
+    // The LLM goes whole: a URL or model a variable sets keeps the running one as it is.
+    const llmByVariable = overridden('llm.url') || overridden('llm.model');
+    const changes: Change[] = [];
+    for (const name of SHARED_SETTINGS) {
+      if (overridden(name) || (llmByVariable && name.startsWith('llm.'))) continue;
+      const value = valueAt(document, SETTING_ORIGINS[name].file);
+      if (value !== undefined) changes.push({ name, value });
+    }
+    // `remediation.llm: null` is a saved "LLM off": it has no url to read above.
+    if (!llmByVariable && valueAt(document, ['remediation', 'llm']) === null)
+      changes.push({ name: 'llm.url', value: null });
+    const values = this.applied(current, document, changes);
+    if (isDeepStrictEqual(values, current)) return;
+    await this.apply(
+      current,
+      document,
+      changes.filter((c) => !isDeepStrictEqual(runningValue(values, c.name), runningValue(current, c.name))),
       values,
+    );
+  }
+
+  /** Makes the saved changes the running values and tells every account. */
+  private async apply(
+    current: EditableSettings,
+    saved: JsonObject,
+    changes: Change[],
+    values?: EditableSettings,
+  ): Promise<void> {
+    const next = values ?? this.applied(current, saved, changes);
+    this.deps.settings.replace(
+      next,
       changes.map((c) => ({ name: c.name, fileKey: SETTING_ORIGINS[c.name].file.join('.') })),
     );
-    if (changes.some((c) => c.name.startsWith('tunnel.'))) await this.deps.tunnel.reconfigure(values.tunnel);
+    if (changes.some((c) => c.name.startsWith('tunnel.'))) await this.deps.tunnel.reconfigure(next.tunnel);
     this.deps.events.broadcast(
       'settings.changed',
       { changed: changes.filter((c) => !c.moot).map((c) => c.name) },
@@ -173,6 +233,30 @@ export class SettingsService {
     const apiKey = this.deps.settings.envApiKey ?? saved.apiKey;
     const timeoutMs = saved.timeoutMs ?? current?.timeoutMs;
     return { url, model, ...(apiKey ? { apiKey } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  }
+}
+
+/** What instances on one database share: every setting Settings changes but the tunnel's (refused there). */
+const SHARED_SETTINGS: readonly SettingName[] = [
+  'retention.maxLogsPerAccount',
+  'retention.maxBodyBytesPerAccount',
+  'rateLimit.perSecond',
+  'rateLimit.burst',
+  'llm.url',
+  'llm.model',
+  'llm.apiKey',
+];
+
+/** With a database the tunnel is refused at start (refuseTunnelWithDatabase): its settings would do nothing. */
+function refuseTunnel(changes: readonly Change[]): void {
+  const tunnel = changes.find((c) => c.name.startsWith('tunnel.'));
+  if (tunnel) {
+    throw new ConflictError(
+      `${tunnel.name} cannot be changed on a team server on PostgreSQL: the tunnel is not available with --database ` +
+        '(reach the server through your reverse proxy and --public-url instead).',
+      'TUNNEL_UNAVAILABLE',
+      { field: tunnel.name },
+    );
   }
 }
 

@@ -1,5 +1,7 @@
 import type { AccountsRepository } from '../accounts/accounts-repository.ts';
 import type { EndpointsRepository } from '../endpoints/endpoints-repository.ts';
+import type { EventTransport } from '../events/event-transport.ts';
+import type { InstanceRegistry } from '../instances/instance-registry.ts';
 import type { BackgroundWork } from '../logs/logs-feature.ts';
 import type { LogsRepository } from '../logs/logs-repository.ts';
 import type { MetricsRepository } from '../metrics/metrics-repository.ts';
@@ -7,13 +9,16 @@ import type { RemediationRepository } from '../remediation/remediation-repositor
 import type { ForwardQueueRepository } from '../replay/forward-queue-repository.ts';
 import type { ReplayRepository } from '../replay/replay-repository.ts';
 import type { SessionRepository } from '../session/session-repository.ts';
+import type { SignInCodeRepository } from '../session/sign-in-code-repository.ts';
 import type { ShareRepository } from '../share/share-repository.ts';
+import type { SharedSettingsRepository } from '../settings/shared-settings-repository.ts';
 import type { FeatureMigrations } from '../store/store-types.ts';
 
 /** Every repository the features are given, from one backend. */
 export interface Repositories {
   accounts: AccountsRepository;
   sessions: SessionRepository;
+  signInCodes: SignInCodeRepository;
   endpoints: EndpointsRepository;
   logs: LogsRepository;
   replays: ReplayRepository;
@@ -35,6 +40,19 @@ export interface StorageBackend {
   readonly repos: Repositories;
   /** Work beside the logs repository while the engine runs (sql.js: the search index backfill). */
   readonly logsBackground?: BackgroundWork;
+  /** Where Settings saves so every instance follows (PostgreSQL). None: config.json, as embedded. */
+  readonly sharedSettings?: SharedSettingsRepository;
+  /**
+   * How live events reach every engine on this store (PostgreSQL: an events
+   * table and LISTEN/NOTIFY, started at `open`). None: in process, as embedded.
+   */
+  readonly events?: EventTransport;
+  /**
+   * The engines on this store, counted by heartbeats (PostgreSQL: the
+   * `instances` table, registered at `open`, removed at `close`). None: this
+   * engine alone, as embedded.
+   */
+  readonly instances?: InstanceRegistry;
   /**
    * Brings the schema up to date. sql.js: the features' own migrations, which
    * they declare (`Feature.migrations`); PostgreSQL applies its list

@@ -81,6 +81,22 @@ export function endpointsContract(harness: ContractHarness<EndpointsRepository>)
       });
     });
 
+    test('find returns the exact record of any account by id, undefined for none or a deleted one', async () => {
+      await withRepo(async (repo) => {
+        const a = endpoint({ id: 'ep_a1', accountId: 'acc_a', customResponse: null });
+        const b = endpoint({ id: 'ep_b1', accountId: 'acc_b', validationType: 'github', isActive: false });
+        await repo.insert(a);
+        await repo.insert(b);
+        assert.deepStrictEqual(await repo.find('ep_a1'), a);
+        assert.deepStrictEqual(await repo.find('ep_b1'), b);
+        assert.equal(await repo.find('ep_none'), undefined);
+        assert.equal(await repo.find('EP_A1'), undefined);
+        await repo.delete('acc_a', 'ep_a1');
+        assert.equal(await repo.find('ep_a1'), undefined);
+        assert.deepStrictEqual(await repo.find('ep_b1'), b);
+      });
+    });
+
     test('update writes every mutable column and keeps accountId, validationType and createdAt', async () => {
       await withRepo(async (repo) => {
         const before = endpoint({ id: 'ep_up' });

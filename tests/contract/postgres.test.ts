@@ -23,6 +23,8 @@ import { remediationContract } from './remediation-contract.ts';
 import { replayContract } from './replay-contract.ts';
 import { deleteLogsPostgres, seedLogPostgres } from '../helpers/seed-log.ts';
 import { sessionContract } from './session-contract.ts';
+import { signInCodesContract, type SignInCodesUnderTest } from './sign-in-codes-contract.ts';
+import { PostgresSignInCodeRepository } from '../../server/storage/postgres/sign-in-codes-postgres.ts';
 import { shareContract } from './share-contract.ts';
 
 /**
@@ -100,8 +102,35 @@ describe('PostgreSQL', () => {
       queue: new PostgresForwardQueueRepository(db),
       seedLog: (log) => seedLogPostgres(db, log),
       deleteLogs: (ids) => deleteLogsPostgres(db, ids),
+      leasedLanes: true,
     })),
   );
   sessionContract(harness((db) => new PostgresSessionRepository(db)));
   metricsContract(harness((db) => new PostgresMetricsRepository(db)));
+  signInCodesContract(signInCodesHarness());
 });
+
+/** Two pools on one fresh database: two instances' sign-in codes. */
+function signInCodesHarness() {
+  const pools: PostgresDatabase[] = [];
+  // A fresh array per test: a connection the previous test's DROP ... WITH (FORCE) reached after its
+  // pool had ended reports into that test's array, never into this one's.
+  let errors: unknown[] = [];
+  let database: FreshDatabase | undefined;
+  return {
+    make: async () => {
+      database = await freshDatabase();
+      const mine: unknown[] = [];
+      errors = mine;
+      for (let i = 0; i < 2; i++) pools.push(new PostgresDatabase({ url: database.url, onError: (e) => mine.push(e) }));
+      await runMigrations(pools[0]!, POSTGRES_MIGRATIONS, new ManualClock(1_700_000_000_000));
+      return { repo: new PostgresSignInCodeRepository(pools[0]!), peer: new PostgresSignInCodeRepository(pools[1]!) };
+    },
+    close: async () => {
+      for (const db of pools.splice(0)) await db.close();
+      const failed = errors.splice(0);
+      await database?.drop();
+      assert.deepEqual(failed, [], 'no pooled connection failed');
+    },
+  } satisfies ContractHarness<SignInCodesUnderTest>;
+}

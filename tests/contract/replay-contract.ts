@@ -16,6 +16,11 @@ export interface ReplayUnderTest {
   queue: ForwardQueueRepository;
   seedLog(log: SeedLog): Promise<void>;
   deleteLogs(ids: readonly string[]): Promise<void>;
+  /**
+   * Whether the backend's forward lanes are leased among engines sharing it
+   * (PostgreSQL), or are always the one engine's (sql.js: every claim granted).
+   */
+  leasedLanes: boolean;
 }
 
 const T0 = 1_764_000_000_000;
@@ -437,6 +442,86 @@ export function replayContract(harness: ContractHarness<ReplayUnderTest>): void 
         const head = await headOf(under.queue, 'ep_2');
         assert.deepStrictEqual(head, queued(kept, head!.seq));
         assert.deepStrictEqual(await under.queue.endpointsWithPending(), ['ep_2']);
+      });
+    });
+  });
+
+  describe('ForwardQueueRepository lanes', () => {
+    const LEASE = 30_000;
+    const claim = (under: ReplayUnderTest, owner: string, now: number, endpointId = 'ep_1') =>
+      under.queue.claimLane(endpointId, owner, now, LEASE);
+    const queueOn = async (under: ReplayUnderTest, endpointId: string, logId: string) => {
+      await under.seedLog({ id: logId, accountId: 'acc_a', endpointId });
+      await under.queue.enqueue({ accountId: 'acc_a', endpointId, logId, enqueuedAt: T0 });
+    };
+
+    test('two owners contending: the first holds the lane until its lease ends; lanes are per endpoint', async () => {
+      await withReplays(async (under) => {
+        assert.equal(await claim(under, 'engine_a', T0), true);
+        assert.equal(await claim(under, 'engine_b', T0 + 1), !under.leasedLanes);
+        // The last instant of the lease is still the holder's.
+        assert.equal(await claim(under, 'engine_b', T0 + LEASE), !under.leasedLanes);
+        assert.equal(await claim(under, 'engine_b', T0, 'ep_2'), true);
+        assert.equal(await claim(under, 'engine_a', T0 + 2), true, 'the holder claims its own lane again');
+      });
+    });
+
+    test('of owners claiming at the same moment, exactly one is granted', async () => {
+      await withReplays(async (under) => {
+        const owners = Array.from({ length: 8 }, (_, i) => `engine_${i}`);
+        const granted = await Promise.all(owners.map((o) => claim(under, o, T0)));
+        assert.equal(granted.filter(Boolean).length, under.leasedLanes ? 1 : owners.length);
+      });
+    });
+
+    test('a lease that ran out is taken over, and its former holder is refused', async () => {
+      await withReplays(async (under) => {
+        assert.equal(await claim(under, 'engine_a', T0), true);
+        assert.equal(await claim(under, 'engine_b', T0 + LEASE + 1), true);
+        assert.equal(await claim(under, 'engine_a', T0 + LEASE + 2), !under.leasedLanes);
+      });
+    });
+
+    test('renewing moves the lease on from the renewal', async () => {
+      await withReplays(async (under) => {
+        assert.equal(await claim(under, 'engine_a', T0), true);
+        assert.equal(await claim(under, 'engine_a', T0 + LEASE - 1), true);
+        // Past the first lease, within the renewed one.
+        assert.equal(await claim(under, 'engine_b', T0 + LEASE + 1), !under.leasedLanes);
+        assert.equal(await claim(under, 'engine_b', T0 + 2 * LEASE), true);
+      });
+    });
+
+    test("release frees the holder's lane at once; another owner's release changes nothing", async () => {
+      await withReplays(async (under) => {
+        assert.equal(await claim(under, 'engine_a', T0), true);
+        await under.queue.releaseLane('ep_1', 'engine_b');
+        assert.equal(await claim(under, 'engine_b', T0 + 1), !under.leasedLanes);
+        await under.queue.releaseLane('ep_1', 'engine_a');
+        await under.queue.releaseLane('ep_missing', 'engine_a');
+        assert.equal(await claim(under, 'engine_b', T0 + 2), true);
+      });
+    });
+
+    test('unclaimedWithPending: endpoints with items whose lane is free or ran out, once each', async () => {
+      await withReplays(async (under) => {
+        await queueOn(under, 'ep_free', 'log_1');
+        await queueOn(under, 'ep_free', 'log_2');
+        await queueOn(under, 'ep_held', 'log_3');
+        await queueOn(under, 'ep_expired', 'log_4');
+        assert.equal(await claim(under, 'engine_a', T0 + LEASE, 'ep_held'), true);
+        assert.equal(await claim(under, 'engine_a', T0, 'ep_expired'), true);
+        assert.equal(await claim(under, 'engine_a', T0, 'ep_empty'), true);
+        const now = T0 + LEASE + 1;
+        assert.deepStrictEqual(
+          (await under.queue.unclaimedWithPending(now)).sort(),
+          under.leasedLanes ? ['ep_expired', 'ep_free'] : [],
+        );
+        await under.queue.releaseLane('ep_held', 'engine_a');
+        assert.deepStrictEqual(
+          (await under.queue.unclaimedWithPending(now)).sort(),
+          under.leasedLanes ? ['ep_expired', 'ep_free', 'ep_held'] : [],
+        );
       });
     });
   });

@@ -27,6 +27,8 @@ import { remediationContract } from './remediation-contract.ts';
 import { replayContract } from './replay-contract.ts';
 import { deleteLogsSqljs, seedLogSqljs, type SeedLog } from '../helpers/seed-log.ts';
 import { sessionContract } from './session-contract.ts';
+import { signInCodesContract } from './sign-in-codes-contract.ts';
+import { MemorySignInCodeRepository } from '../../server/session/memory-sign-in-codes.ts';
 import { shareContract } from './share-contract.ts';
 
 /** The contract suites against the embedded backend: a real sql.js store in a temp dir per test. */
@@ -112,6 +114,7 @@ describe('sql.js', () => {
         queue: new SqljsForwardQueueRepository(s),
         seedLog: (log) => seedLogSqljs(s, log),
         deleteLogs: (ids) => deleteLogsSqljs(s, ids),
+        leasedLanes: false,
       }),
     ),
   );
@@ -121,4 +124,12 @@ describe('sql.js', () => {
   metricsContract(
     harness([{ feature: 'metrics', migrations: metricsMigrations }], (s) => new SqljsMetricsRepository(s)),
   );
+  // The embedded backend keeps sign-in codes in memory (one process): its "other instance" is the same repository.
+  signInCodesContract({
+    make: async () => {
+      const repo = new MemorySignInCodeRepository();
+      return { repo, peer: repo };
+    },
+    close: async () => {},
+  });
 });

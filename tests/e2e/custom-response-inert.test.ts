@@ -43,7 +43,7 @@ describe('a custom response chosen by another account, opened by the owner in Ch
     // The owner signs in to the UI as a user does, so the page holds the owner's session cookie.
     const page = await browser.context.newPage();
     try {
-      await page.goto(t.engine.signInUrl());
+      await page.goto(await t.engine.signInUrl());
       await page.getByRole('heading', { name: 'Endpoints' }).waitFor();
     } finally {
       await page.close();

@@ -31,7 +31,7 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-interface TestServer {
+export interface TestServer {
   adminUrl: string;
   stop(): void;
 }
@@ -41,6 +41,11 @@ let server: Promise<TestServer> | undefined;
 
 export async function freshDatabase(): Promise<FreshDatabase> {
   const { adminUrl } = await (server ??= startServer());
+  return createDatabase(adminUrl);
+}
+
+/** A new, empty database on the cluster at `adminUrl` (freshDatabase's, or one from startPostgresCluster). */
+export async function createDatabase(adminUrl: string): Promise<FreshDatabase> {
   const name = `hookscope_test_${randomUUID().replaceAll('-', '')}`;
   await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
@@ -72,6 +77,15 @@ async function asAdmin(adminUrl: string, sql: string): Promise<void> {
 async function startServer(): Promise<TestServer> {
   const given = process.env[ENV_URL];
   if (given) return { adminUrl: given, stop: () => {} };
+  return startPostgresCluster({ durable: false });
+}
+
+/**
+ * A cluster of its own on a free loopback port, as the tests' (stopped and removed
+ * when the process exits, or by its `stop`). Tests run it with fsync and
+ * synchronous_commit off (`durable: false`); the benchmark with both on, as production runs.
+ */
+export async function startPostgresCluster(o: { durable: boolean }): Promise<TestServer> {
   const bin = postgresBinDir();
   const asRoot = process.getuid?.() === 0;
   // mkdtemp makes the dir 0700: as root it is handed to postgres; /tmp itself is world-readable.
@@ -84,7 +98,7 @@ async function startServer(): Promise<TestServer> {
   try {
     // UTF-8 whatever the machine's locale (an unset LANG would give SQL_ASCII); --no-sync: a throwaway cluster.
     await run(...as('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']));
-    const port = await startOnFreePort(data, dir, as);
+    const port = await startOnFreePort(data, dir, as, o.durable);
     // 'exit' handlers run synchronously, hence spawnSync; a signal skips them, so it stops the cluster too.
     const onSignal = (signal: NodeJS.Signals): void => {
       stop();
@@ -108,11 +122,13 @@ async function startOnFreePort(
   data: string,
   socketDir: string,
   as: (tool: string, args: string[]) => [string, string[]],
+  durable: boolean,
 ): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freeLoopbackPort();
-    // fsync off: the cluster is thrown away with the process, and tests gain its sync time.
-    const options = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
+    // fsync off unless asked: a test's cluster is thrown away with the process, and tests gain its sync time.
+    const sync = durable ? '-c fsync=on -c synchronous_commit=on' : '-c fsync=off -c synchronous_commit=off';
+    const options = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 ${sync}`;
     try {
       // -l: the server's output goes to a file, not to pipes this process would wait on.
       await run(...as('pg_ctl', ['-D', data, '-o', options, '-l', join(socketDir, 'server.log'), '-w', 'start']));

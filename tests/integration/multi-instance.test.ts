@@ -72,7 +72,7 @@ describe('several instances on one database', () => {
     await withTeam(async (team) => {
       const [a, b] = await Promise.all([start(team), start(team)]);
       const token = await tokenFor(team);
-      for (const s of [a!, b!])
+      for (const s of [a, b])
         assert.deepEqual(await api(s, token, 'GET', '/api/endpoints'), { endpoints: [], total: 0 });
       const client = new pg.Client({ connectionString: team.database.url });
       await client.connect();
@@ -85,6 +85,23 @@ describe('several instances on one database', () => {
       } finally {
         await client.end();
       }
+    });
+  });
+
+  test('an endpoint created on one instance receives on the other at once, and a share link made on one opens on the other', async () => {
+    await withTeam(async (team) => {
+      const a = await start(team);
+      const b = await start(team);
+      const token = await tokenFor(team);
+      const endpoint = (await api(a, token, 'POST', '/api/endpoints', { name: 'both', validationType: 'none' })).id;
+      const res = await fetch(`${b.receiverUrl}/webhook/${endpoint}`, { method: 'POST', body: 'to B' });
+      assert.equal(res.status, 200);
+      const logId = ((await res.json()) as { data: { id: string } }).data.id;
+      const share = await api(a, token, 'POST', `/api/webhooks/${logId}/share`);
+      const token64 = (share.url as string).slice((share.url as string).lastIndexOf('/share/') + 7);
+      const page = await fetch(`${b.receiverUrl}/share/${token64}`, { headers: { accept: 'application/json' } });
+      assert.equal(page.status, 200);
+      assert.equal(((await page.json()) as { data: { body: string } }).data.body, 'to B');
     });
   });
 

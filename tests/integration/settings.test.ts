@@ -17,6 +17,12 @@ import { startTunnelServer, type TunnelServer } from '../helpers/tunnel-server.t
  * the tunnel reconnecting to another server.
  */
 
+/**
+ * config.json and the tunnel are the embedded store's: with a database Settings saves there and the tunnel is
+ * refused. Tests of them pin the embedded store under HOOKSCOPE_TEST_STORE=postgres too; the database's side is
+ * tests/integration/shared-state.test.ts.
+ */
+const EMBEDDED = { databaseUrl: null };
 const configPath = (t: TestEngine): string => join(t.dataDir, 'config.json');
 const patch = (t: TestEngine, body: unknown, token?: string) => t.api('PATCH', '/api/settings', { body, token });
 
@@ -31,7 +37,7 @@ async function logCount(t: TestEngine): Promise<{ total: number; bodies: string[
 
 describe('settings: read by any account, changed by the owner, applied live', () => {
   test('GET answers the running values, the ports and where each comes from; only the owner may PATCH', async () => {
-    const t = await startTestEngine();
+    const t = await startTestEngine(EMBEDDED);
     try {
       const other = await t.engine.issueToken('someone-else');
       const mine = (await t.api('GET', '/api/settings')).body.data;
@@ -121,7 +127,7 @@ describe('settings: read by any account, changed by the owner, applied live', ()
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ choices: [{ message: { content: 'The secret was rotated.' } }] }),
     }));
-    const t = await startTestEngine();
+    const t = await startTestEngine(EMBEDDED);
     try {
       const ep = await t.endpoint({ name: 'signed', validationType: 'hmac_sha256', webhookSecret: 'a-long-secret' });
       const failed = await t.deliver(`/webhook/${ep}`, { body: '{}', headers: { 'x-webhook-signature': 'bad' } });
@@ -274,7 +280,7 @@ describe('settings: read by any account, changed by the owner, applied live', ()
   });
 
   test('a config.json that is not JSON, or holds an error elsewhere, is a 409 and is never overwritten', async () => {
-    const t = await startTestEngine();
+    const t = await startTestEngine(EMBEDDED);
     try {
       for (const [content, code, words] of [
         ['{ "retention": { "maxLogsPerAccount": 5 ', 'CONFIG_FILE_INVALID', /it is not valid JSON/],
@@ -361,6 +367,7 @@ describe('settings: the tunnel host and subdomain', () => {
 
   test('changed while online: the tunnel reconnects to the new server with the new subdomain, and deliveries arrive through it', async () => {
     const t = await startTestEngine({
+      ...EMBEDDED,
       // No probe: online means a socket reached the server (the servers' URLs do not resolve here).
       tunnel: { ...DEFAULT_CONFIG.tunnel, enabled: true, host: a.origin, probeIntervalMs: 0, backoffMinMs: 50 },
     });
@@ -390,6 +397,7 @@ describe('settings: the tunnel host and subdomain', () => {
 
   test('changed while off: nothing connects; the next start of the tunnel uses the new host', async () => {
     const t = await startTestEngine({
+      ...EMBEDDED,
       tunnel: { ...DEFAULT_CONFIG.tunnel, host: a.origin, probeIntervalMs: 0, backoffMinMs: 50 },
     });
     try {

@@ -181,7 +181,7 @@ describe('the owner account is named by config', () => {
   });
 
   test("the serve banner's sign-in link is for the owner", async () => {
-    const code = new URL(t.engine.signInUrl()).hash.replace('#/sign-in/', '');
+    const code = new URL(await t.engine.signInUrl()).hash.replace('#/sign-in/', '');
     const r = await redeem(t, code);
     assert.equal(r.status, 200);
     assert.equal(r.json().data.account.name, 'alice');

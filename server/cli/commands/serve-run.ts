@@ -48,7 +48,7 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
 async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Promise<NodeJS.Signals>): Promise<number> {
   const version = readVersion();
   io.out(`Hookscope ${version.version} engine running`);
-  io.out(`  Open       ${engine.signInUrl()}`);
+  io.out(`  Open       ${await engine.signInUrl()}`);
   io.out(`             (a one-time sign-in link to the UI; \`npx hookscope open\` makes another)`);
   const apiReach = isLoopbackHost(config.apiHost) ? `${config.apiHost} only` : `listening on ${config.apiHost}`;
   io.out(`  API        ${engine.apiUrl}   (${apiReach}; send Authorization: Bearer <token>)`);

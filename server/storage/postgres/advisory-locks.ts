@@ -10,4 +10,6 @@ const HOOKSCOPE = 0x486f6f6b;
 export const ADVISORY_LOCKS = {
   /** Held while migrations are checked and applied (migration-runner.ts). */
   migrations: [HOOKSCOPE, 1],
+  /** Held by the one instance running a housekeeping round (housekeeping-lock.ts). */
+  housekeeping: [HOOKSCOPE, 2],
 } as const satisfies Record<string, readonly [number, number]>;

@@ -21,6 +21,11 @@ export class PostgresEndpointsRepository implements EndpointsRepository {
     return (await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints`)).map(endpointFromRow);
   }
 
+  async find(id: string): Promise<EndpointRecord | undefined> {
+    const rows = await this.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = $1`, [id]);
+    return rows[0] && endpointFromRow(rows[0]);
+  }
+
   async insert(e: EndpointRecord): Promise<void> {
     const values = endpointValues(e, flag);
     await this.db.query(

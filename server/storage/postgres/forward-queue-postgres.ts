@@ -2,7 +2,7 @@ import type { ForwardQueueRepository, QueuedForward } from '../../replay/forward
 import { QUEUED_FORWARD_COLUMNS, queuedForwardFromRow, type QueuedForwardRow } from '../rows/queued-forward-row.ts';
 import type { Sql } from './postgres-database.ts';
 
-/** The forward queue in PostgreSQL (tables: replay-migrations.ts). */
+/** The forward queue and its lanes' leases in PostgreSQL (tables: replay-migrations.ts). */
 export class PostgresForwardQueueRepository implements ForwardQueueRepository {
   constructor(private readonly db: Sql) {}
 
@@ -49,5 +49,36 @@ export class PostgresForwardQueueRepository implements ForwardQueueRepository {
 
   async clearEndpoint(endpointId: string): Promise<void> {
     await this.db.query('DELETE FROM forward_queue WHERE endpoint_id = $1', [endpointId]);
+  }
+
+  /**
+   * One statement, so atomic: the insert takes a free lane; on a held one the
+   * conflicting row is locked and updated only when it is the owner's own or
+   * its lease ran out. Of two instances claiming at once the second waits for
+   * the first's row and then sees its lease, so one is granted.
+   */
+  async claimLane(endpointId: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `INSERT INTO forward_lanes (endpoint_id, owner, lease_until) VALUES ($1, $2, $3)
+       ON CONFLICT (endpoint_id) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+       WHERE forward_lanes.owner = EXCLUDED.owner OR forward_lanes.lease_until < $4
+       RETURNING owner`,
+      [endpointId, owner, now + leaseMs, now],
+    );
+    return rows.length === 1;
+  }
+
+  async releaseLane(endpointId: string, owner: string): Promise<void> {
+    await this.db.query('DELETE FROM forward_lanes WHERE endpoint_id = $1 AND owner = $2', [endpointId, owner]);
+  }
+
+  async unclaimedWithPending(now: number): Promise<string[]> {
+    const rows = await this.db.query<{ endpoint_id: string }>(
+      `SELECT DISTINCT q.endpoint_id FROM forward_queue q
+       LEFT JOIN forward_lanes l ON l.endpoint_id = q.endpoint_id
+       WHERE l.endpoint_id IS NULL OR l.lease_until < $1`,
+      [now],
+    );
+    return rows.map((r) => r.endpoint_id);
   }
 }

@@ -1,4 +1,5 @@
 import { mirrorSigningKey } from '../../auth/signing-key.ts';
+import { DEFAULT_CONFIG, type EngineConfig } from '../../config/config.ts';
 import { describeDatabaseUrl } from '../../config/database-config.ts';
 import type { RetentionPolicy } from '../../logs/logs-repository.ts';
 import type { Clock } from '../../support/clock.ts';
@@ -6,7 +7,10 @@ import type { Random } from '../../support/random.ts';
 import type { StorageBackend } from '../storage-backend.ts';
 import { PostgresAccountsRepository } from './accounts-postgres.ts';
 import { PostgresEndpointsRepository } from './endpoints-postgres.ts';
+import { PostgresEventTransport, type PostgresEventsOptions } from './events-postgres.ts';
 import { PostgresForwardQueueRepository } from './forward-queue-postgres.ts';
+import { inHousekeepingLock } from './housekeeping-lock.ts';
+import { PostgresInstanceRegistry } from './instances-postgres.ts';
 import { PostgresLogsRepository } from './logs-postgres.ts';
 import { PostgresMetricsRepository } from './metrics-postgres.ts';
 import { runMigrations } from './migration-runner.ts';
@@ -15,7 +19,9 @@ import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import { PostgresRemediationRepository } from './remediation-postgres.ts';
 import { PostgresReplayRepository } from './replay-postgres.ts';
 import { PostgresSessionRepository } from './session-postgres.ts';
+import { PostgresSettingsRepository } from './settings-postgres.ts';
 import { PostgresShareRepository } from './share-postgres.ts';
+import { PostgresSignInCodeRepository } from './sign-in-codes-postgres.ts';
 import { loadOrCreatePostgresSigningKey } from './signing-key-postgres.ts';
 
 /** How often housekeeping runs with PostgreSQL, where there are no snapshots to run it before. */
@@ -30,6 +36,10 @@ export interface PostgresBackendOptions {
   random: Random;
   onError: (err: unknown) => void;
   housekeepingIntervalMs?: number;
+  /** Timings of the live events' LISTEN connection, poll and gap grace (tests shorten them). */
+  events?: Pick<PostgresEventsOptions, 'pollMs' | 'gapGraceMs' | 'reconnectMinMs' | 'reconnectMaxMs' | 'keepMs'>;
+  /** This instance's heartbeat in `instances` and how long a silent one still counts (default: EngineConfig's). */
+  instances?: EngineConfig['instances'];
 }
 
 /**
@@ -38,17 +48,35 @@ export interface PostgresBackendOptions {
  */
 export function postgresBackend(options: PostgresBackendOptions): StorageBackend {
   const db = new PostgresDatabase({ url: options.url, onError: options.onError });
-  const tasks: (() => Promise<unknown>)[] = [];
+  const events = new PostgresEventTransport({
+    ...options.events,
+    db,
+    url: options.url,
+    clock: options.clock,
+    onError: options.onError,
+  });
+  const instances = new PostgresInstanceRegistry({
+    db,
+    clock: options.clock,
+    id: `inst_${options.random.bytes(12).toString('hex')}`,
+    ...(options.instances ?? DEFAULT_CONFIG.instances),
+    onError: options.onError,
+  });
+  // Events older than an hour are pruned; a resume from before then gets what is kept.
+  const tasks: (() => Promise<unknown>)[] = [() => events.prune(), () => instances.prune()];
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<void> = Promise.resolve();
-  const runTasks = async (): Promise<void> => {
-    for (const task of tasks) await task().catch(options.onError);
-  };
+  // One instance at a time runs a round (the sweeps are database-wide); a failure to lock is reported like a task's.
+  const runTasks = (): Promise<void> =>
+    inHousekeepingLock(db, async () => {
+      for (const task of tasks) await task().catch(options.onError);
+    }).then(() => undefined, options.onError);
   return {
     description: `PostgreSQL at ${describeDatabaseUrl(options.url)}`,
     repos: {
       accounts: new PostgresAccountsRepository(db),
       sessions: new PostgresSessionRepository(db),
+      signInCodes: new PostgresSignInCodeRepository(db),
       endpoints: new PostgresEndpointsRepository(db),
       logs: new PostgresLogsRepository(db, options.retention),
       replays: new PostgresReplayRepository(db),
@@ -57,8 +85,16 @@ export function postgresBackend(options: PostgresBackendOptions): StorageBackend
       remediation: new PostgresRemediationRepository(db),
       metrics: new PostgresMetricsRepository(db),
     },
+    events,
+    sharedSettings: new PostgresSettingsRepository(
+      db,
+      `the settings table of PostgreSQL at ${describeDatabaseUrl(options.url)}`,
+    ),
+    instances,
     open: async () => {
       await runMigrations(db, POSTGRES_MIGRATIONS, options.clock);
+      await events.start();
+      await instances.start();
       // A round never overlaps the one before: the next starts after it.
       timer = setInterval(() => {
         round = round.then(runTasks);
@@ -73,8 +109,11 @@ export function postgresBackend(options: PostgresBackendOptions): StorageBackend
     housekeeping: (task) => void tasks.push(task),
     checkpoint: async () => {},
     close: async () => {
+      // First, so the other instances take back this one's share of the rate limit at their next beat.
+      await instances.stop().catch(options.onError);
       if (timer) clearInterval(timer);
       await round;
+      await events.close();
       await db.close();
     },
   };

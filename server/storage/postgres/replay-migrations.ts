@@ -64,4 +64,16 @@ export const replayMigrations: PostgresMigration[] = [
           CREATE INDEX forward_queue_by_endpoint ON forward_queue (endpoint_id, seq);
           CREATE INDEX forward_queue_by_log ON forward_queue (log_id);`,
   },
+  {
+    // Who works each endpoint's queue while several instances share the database
+    // (forward-queue-postgres.ts). No foreign key: a lane is released when its
+    // queue is empty, and a deleted endpoint's queue empties on its turn.
+    number: 3,
+    name: 'forward_lanes',
+    sql: `CREATE TABLE forward_lanes (
+            endpoint_id text PRIMARY KEY,
+            owner text NOT NULL,
+            lease_until bigint NOT NULL
+          );`,
+  },
 ];

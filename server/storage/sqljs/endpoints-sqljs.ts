@@ -21,6 +21,11 @@ export class SqljsEndpointsRepository implements EndpointsRepository {
     return (await this.store.all<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints`)).map(endpointFromRow);
   }
 
+  async find(id: string): Promise<EndpointRecord | undefined> {
+    const rows = await this.store.all<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM endpoints WHERE id = ?`, [id]);
+    return rows[0] && endpointFromRow(rows[0]);
+  }
+
   async insert(e: EndpointRecord): Promise<void> {
     const values = endpointValues(e, flag);
     await this.store.write([

@@ -53,4 +53,17 @@ export class SqljsForwardQueueRepository implements ForwardQueueRepository {
   async clearEndpoint(endpointId: string): Promise<void> {
     await this.store.write([{ sql: 'DELETE FROM forward_queue WHERE endpoint_id = ?', params: [endpointId] }]);
   }
+
+  /** One engine owns an embedded store (the data directory's lock): its lanes are always its own. */
+  claimLane(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  releaseLane(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  unclaimedWithPending(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { loadOrCreateSigningKey } from '../../auth/signing-key.ts';
 import type { RetentionPolicy } from '../../logs/logs-repository.ts';
+import { MemorySignInCodeRepository } from '../../session/memory-sign-in-codes.ts';
 import { SqljsStore, type SqljsStoreOptions } from '../../store/sqljs-store.ts';
 import type { Random } from '../../support/random.ts';
 import type { StorageBackend } from '../storage-backend.ts';
@@ -38,6 +39,8 @@ export function sqljsBackend(options: SqljsBackendOptions): StorageBackend {
     repos: {
       accounts: new SqljsAccountsRepository(store),
       sessions: new SqljsSessionRepository(store),
+      // In memory: one process, and a code should not outlive it in any file.
+      signInCodes: new MemorySignInCodeRepository(),
       endpoints: new SqljsEndpointsRepository(store),
       logs: new SqljsLogsRepository(store, options.retention),
       replays: new SqljsReplayRepository(store),

@@ -56,6 +56,7 @@ describe("each feature's part of the endpoint-deletion cascade", () => {
       logs: logs.service,
       endpoints,
       forwardPolicy: { initialBackoffMs: 1000, maxBackoffMs: 1000, timeoutMs: 1000 },
+      forwardLanes: { leaseMs: 1000, scanIntervalMs: 1000 },
       onError: unused,
     });
     const share = shareFeature({
