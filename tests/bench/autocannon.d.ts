@@ -10,6 +10,15 @@ declare module 'autocannon' {
     body?: string | Buffer;
     timeout?: number;
     overallRate?: number;
+    /** Requests in turn on each connection; `setupRequest` may rewrite each one just before it is sent. */
+    requests?: Request[];
+  }
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    setupRequest?: (req: Request) => Request;
   }
   interface Histogram {
     average: number;

@@ -15,6 +15,8 @@ export interface EngineChildInput {
   createEndpoints: number;
   /** Their validation type and secret; a `none` endpoint without a secret when absent. */
   endpoint?: { validationType: string; webhookSecret: string };
+  /** `serve --database`: the engine on this PostgreSQL database instead of its data directory's store. */
+  databaseUrl?: string;
 }
 
 export interface EngineChildReady {
@@ -48,6 +50,7 @@ const config: EngineConfig = {
   dataDir: input.dataDir,
   apiPort: 0,
   receiverPort: 0,
+  databaseUrl: input.databaseUrl ?? null,
   retention: { ...DEFAULT_CONFIG.retention, maxLogsPerAccount: input.maxLogsPerAccount },
   durability: { ...DEFAULT_CONFIG.durability, sync: input.sync },
   // Off on purpose: the benchmark measures ingest well above the default

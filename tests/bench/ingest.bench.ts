@@ -84,9 +84,9 @@ const ENGINE = new URL('./engine-child.ts', import.meta.url);
 const READERS = new URL('./readers-child.ts', import.meta.url);
 const STRIPE_SECRET = 'whsec_hookscope_bench_secret';
 /** Retention is raised so every acknowledged delivery stays listable for the count check. */
-const MAX_LOGS = 10_000_000;
+export const MAX_LOGS = 10_000_000;
 
-interface Measured {
+export interface Measured {
   load: LoadResult;
   acknowledged: number;
   sendMs: number;
@@ -108,7 +108,7 @@ export interface CpuPerDelivery {
  * measured run. `headers` is asked for before each run, so a signature can carry the
  * time it is sent at; `around` runs with the measured run only.
  */
-async function measure(
+export async function measure(
   url: string,
   o: IngestOptions,
   server: ChildHandle<unknown>,
@@ -155,7 +155,7 @@ async function bare(o: IngestOptions): Promise<IngestRun> {
  * One call usually settles it: a read is answered only after every write journaled before
  * it was applied, so its wait is the backlog's; the loop guards against a total still short.
  */
-async function waitForTotal(
+export async function waitForTotal(
   child: ChildHandle<EngineChildReady>,
   expected: number,
   limitMs: number,
@@ -180,7 +180,7 @@ async function waitForTotal(
 }
 
 /** The median of 5 list-total calls on a store with nothing left to apply. */
-async function listRoundTrip(child: ChildHandle<EngineChildReady>): Promise<number> {
+export async function listRoundTrip(child: ChildHandle<EngineChildReady>): Promise<number> {
   const times = await timeCalls(
     async () => void (await apiGet(child.ready.apiUrl, child.ready.token, '/api/webhooks/logs?limit=1')),
     { count: 5, budgetMs: 10_000 },

@@ -9,6 +9,8 @@ import type { MachineInfo } from './machine.ts';
 import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { cell, fmt, ms, timings, verdict } from './report-format.ts';
 import { renderGrowth } from './report-growth.ts';
+import { postgresGoalRows, renderPostgres } from './report-postgres.ts';
+import type { PostgresResult } from './postgres.bench.ts';
 import { ingestGoalRows, renderIngest } from './report-ingest.ts';
 import type { StoreCosts } from './store-costs.ts';
 import type { UiResult } from './ui.bench.ts';
@@ -23,6 +25,7 @@ export interface BenchRun {
   /** The smaller stores of the growth table; the large store is its last column. */
   growth: StoreCosts[];
   flood: FloodResult;
+  postgres: PostgresResult;
   ui: UiResult;
   cliStart: CliStartResult;
 }
@@ -36,7 +39,7 @@ The goals come from DESIGN.md ("Performance goals") and are checked by a benchma
 never by timing assertions in tests: \`npm run bench\` (tests/bench/run.ts) measures
 them all in one run, on the machine it runs on, and rewrites the results section
 below (\`npm run bench -- --quick\` is a short smoke run that only prints;
-\`--only=ingest|growth|large|flood|ui|cli\` runs one part and prints it). What it does:
+\`--only=ingest|growth|large|flood|postgres|ui|cli\` runs one part and prints it). What it does:
 
 - **Ingest**: autocannon (programmatic, 32 connections, 1 KB JSON bodies) against a
   bare \`node:http\` server that reads the body and answers 200, then against the real
@@ -103,6 +106,21 @@ below (\`npm run bench -- --quick\` is a short smoke run that only prints;
   for (bounded wait) and the engine stopped cleanly. Sending stops after 240 s, or if the
   engine passes 2 GB resident (a shared machine), and the report says which happened
   (\`--only=flood\` runs it alone).
+- **PostgreSQL** (\`serve --database\`, issue 23; \`--only=postgres\`): a PostgreSQL cluster
+  of the benchmark's own beside the engine, started as tests/helpers/postgres.ts starts
+  the tests' (initdb in a temp dir, loopback only) but with production durability
+  (\`fsync\` and \`synchronous_commit\` on). In the same run, the \`interval\` ingest load
+  above (autocannon, 32 connections, 1 KB JSON, warm-up then measured run) against a
+  fresh embedded engine and then a fresh engine on a new database of that cluster
+  (both the compiled engine in a child process), and their ratio; after each, the list
+  total (bounded wait), a SIGKILL, and the logs the store holds then (the data
+  directory's, or \`count(*)\` in PostgreSQL) against the 2xx answers. Then 100,000
+  deliveries through the receiver over HTTP (autocannon, 32 connections, five GitHub
+  endpoints, 1 KB JSON bodies shaped as the seeded stores' so the same search terms
+  match 20, 12,500 and no logs, every 7th with a wrong signature so it is stored as
+  failed verification, retention raised), and at that size the same reads as the
+  100,000-log part (list, filters, search, one log, metrics) and the engine process's
+  resident memory: on the empty database, peak while seeding, after the queries.
 - **The UI**: \`hookscope serve\` with the built renderer, driven by Debian's Chromium
   (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
   the page is loaded (once with an empty cache, then again with the hashed assets cached,
@@ -205,11 +223,13 @@ export function renderResults(run: BenchRun): string {
     `| UI delivery to row p95, under ${fmt(run.ui.options.backgroundRate)} other deliveries/s | ${ms(run.ui.rowLatency.p95)}${run.ui.missed.length > 0 ? `, ${run.ui.missed.length} rows never shown` : ''} | < 250 ms | ${verdict(run.ui.rowLatency.p95 < 250 && run.ui.missed.length === 0)} |`,
     `| Longest event-loop stall during a checkpoint under load (worst of steady and bursts) | ${ms(stall)} (steady ${ms(s.steady.checkpoint.maxMs)}, bursts ${ms(s.burst.checkpoint.maxMs)} and ${ms(s.growingBurst.checkpoint.maxMs)}) | < 50 ms | ${verdict(stall < 50)} |`,
     ...floodGoalRows(run.flood),
+    ...postgresGoalRows(run.postgres),
     '',
     renderIngest(g),
     renderLarge(s),
     renderGrowth([...run.growth, s], true),
     renderFlood(run.flood),
+    renderPostgres(run.postgres),
     renderUi(run.ui),
   ];
   return lines.join('\n');

@@ -2,7 +2,8 @@
 // docs/PERFORMANCE.md. `--quick` is a short smoke run (smaller store, shorter loads)
 // that prints the results instead of writing them; `--only=ingest`, `--only=ui`, `--only=cli`,
 // `--only=growth` (all three store sizes), `--only=large` (the 100,000-log store: queries,
-// checkpoints, memory) or `--only=flood` runs that part alone and prints it.
+// checkpoints, memory), `--only=flood` or `--only=postgres` (`serve --database` on a PostgreSQL
+// cluster of its own) runs that part alone and prints it.
 // Loopback only; every loop is bounded in count and time, and a watchdog ends the run.
 import { fileURLToPath } from 'node:url';
 import { buildBenchChildren } from './bench-child.ts';
@@ -12,8 +13,10 @@ import { benchGrowth } from './growth.bench.ts';
 import { benchIngest, type IngestOptions } from './ingest.bench.ts';
 import { benchLargeStore, type LargeStoreOptions } from './large-store.bench.ts';
 import { machineInfo } from './machine.ts';
+import { benchPostgres, type PostgresOptions } from './postgres.bench.ts';
 import { floodGoalRows, renderFlood } from './report-flood.ts';
 import { renderGrowth } from './report-growth.ts';
+import { postgresGoalRows, renderPostgres } from './report-postgres.ts';
 import { ingestGoalRows, renderIngest } from './report-ingest.ts';
 import { renderLarge, renderResults, renderUi, writeResults } from './report.ts';
 import type { StoreCostOptions } from './store-costs.ts';
@@ -74,6 +77,15 @@ const floodOptions: FloodOptions = {
   sizeEveryMs: 1_000,
 };
 
+const postgresOptions: PostgresOptions = {
+  ...costOptions,
+  ingest: ingestOptions,
+  logs: quick ? 10_000 : 100_000,
+  endpoints: 5,
+  seedConnections: 32,
+  seedMaxSeconds: quick ? 120 : 600,
+};
+
 const uiOptions: UiOptions = quick
   ? { deliveries: 2_000, renders: 3, samples: 40, sampleEveryMs: 100, backgroundRate: 100 }
   : { deliveries: 10_000, renders: 10, samples: 200, sampleEveryMs: 100, backgroundRate: 100 };
@@ -104,6 +116,13 @@ const PARTS: Record<string, () => Promise<string>> = {
     const flood = await benchFlood(floodOptions, log);
     return `${floodGoalRows(flood).join('\n')}\n\n${renderFlood(flood)}`;
   },
+  postgres: async () => {
+    const postgres = await benchPostgres(postgresOptions, log);
+    const m = machine;
+    // The machine beside the figures: this part's results are pasted into PERFORMANCE.md between full runs.
+    const header = `Run on ${startedAt.toISOString()} (\`npm run bench -- --only=postgres${quick ? ' --quick' : ''}\`). Machine: \`nproc\` = ${m.nproc} (${m.cpu}), Node ${m.node}, ${m.kernel}, load average at start ${m.loadAverage}.`;
+    return `${header}\n\n${postgresGoalRows(postgres).join('\n')}\n\n${renderPostgres(postgres)}`;
+  },
 };
 const part = only !== undefined && Object.hasOwn(PARTS, only) ? PARTS[only] : undefined;
 // Before the build, so a misspelt part fails at once.
@@ -121,6 +140,7 @@ const growth = await benchGrowth(growthSizes, costOptions, log);
 const large = await benchLargeStore(largeOptions, log);
 const ui = await benchUi(uiOptions, log);
 const flood = await benchFlood(floodOptions, log);
+const postgres = await benchPostgres(postgresOptions, log);
 const results = renderResults({
   startedAt,
   totalSeconds: (performance.now() - t0) / 1000,
@@ -130,6 +150,7 @@ const results = renderResults({
   large,
   growth,
   flood,
+  postgres,
   ui,
   cliStart,
 });

@@ -113,73 +113,9 @@ export async function measureStoreCosts(
 
   const child = await engineOn(dataDir, 0);
   try {
-    const { apiUrl, token } = child.ready;
-    const get = (path: string) => apiGet(apiUrl, token, path);
-    const storedBefore = ((await get('/api/webhooks/logs?limit=1')) as { data: { total: number } }).data.total;
-    log(`${n} logs: engine up in ${Math.round(child.ready.startEngineMs)} ms with ${storedBefore} logs; list pages`);
-
-    for (let i = 0; i < 5; i++) await get('/api/webhooks/logs?limit=50'); // warm-up
-    const list = await timeCalls(() => get('/api/webhooks/logs?limit=50'), {
-      count: o.listCalls,
-      budgetMs: o.seriesBudgetMs,
-      minCount: 20,
-    });
-    const filters = listFilters(endpointIds[0]!);
-    for (const q of Object.values(filters)) await get(`/api/webhooks/logs?limit=50&${q}`); // warm-up
-    const filtered = await rotating(Object.keys(filters), (f) => get(`/api/webhooks/logs?limit=50&${filters[f]}`), {
-      count: o.filterCalls,
-      budgetMs: o.seriesBudgetMs,
-    });
-    log(`  list p95 ${list.p95.toFixed(1)} ms, with filters p95 ${filtered.all.p95.toFixed(1)} ms`);
-
-    log(`${n} logs: text search`);
-    const terms = Object.values(SEARCH_TERMS);
-    await get(`/api/webhooks/logs?limit=50&search=${encodeURIComponent(terms[0]!)}`); // warm-up
-    const searched = await rotating(terms, (t) => get(`/api/webhooks/logs?limit=50&search=${encodeURIComponent(t)}`), {
-      count: o.searchCalls,
-      budgetMs: o.seriesBudgetMs,
-    });
-    log(`  search p95 ${searched.all.p95.toFixed(1)} ms over ${searched.all.n} calls`);
-
-    log(`${n} logs: one log with its body`);
-    const ids = await sampleIds(get, storedBefore);
-    const first = (await get(`/api/webhooks/logs/${ids[0]}`)) as { data: { body: string } };
-    if (first.data.body.length === 0) throw new Error(`log ${ids[0]} came without its body`);
-    const logWithBody = await timeCalls((i) => get(`/api/webhooks/logs/${ids[i % ids.length]}`), {
-      count: o.detailCalls,
-      budgetMs: o.seriesBudgetMs,
-      minCount: 20,
-    });
-    log(`  p95 ${logWithBody.p95.toFixed(1)} ms`);
-
-    log(`${n} logs: metrics through the API`);
-    const metricsApi: Record<string, Timings> = {};
-    for (const w of ['24h', '30d']) {
-      await get(`/api/observability/metrics?window=${w}`);
-      metricsApi[w] = await timeCalls(() => get(`/api/observability/metrics?window=${w}`), {
-        count: 7,
-        budgetMs: o.seriesBudgetMs,
-      });
-    }
-    const memoryAtRest = await child.call<MemoryMeasure>('memory');
-    log(`  resident memory ${memoryAtRest.rssMb.toFixed(0)} MB (peak so far ${memoryAtRest.peakRssMb.toFixed(0)} MB)`);
+    const reads = await measureReads(child, endpointIds, o, log);
     return {
-      costs: {
-        storedBefore,
-        seedMs,
-        snapshotMb,
-        cliStartupMs,
-        startEngineMs: child.ready.startEngineMs,
-        list,
-        listFiltered: filtered.all,
-        listByFilter: filtered.byVariant,
-        search: searched.all,
-        searchByTerm: searched.byVariant,
-        logWithBody,
-        metricsApi,
-        metricsRepo,
-        memoryAtRest,
-      },
+      costs: { seedMs, snapshotMb, cliStartupMs, startEngineMs: child.ready.startEngineMs, metricsRepo, ...reads },
       child,
       endpointIds,
     };
@@ -187,4 +123,81 @@ export async function measureStoreCosts(
     await child.kill();
     throw e;
   }
+}
+
+/** What a store's reads cost through the API of the engine in `child` (any backend), and its memory after them. */
+export type ReadCosts = Omit<StoreCosts, 'seedMs' | 'snapshotMb' | 'cliStartupMs' | 'startEngineMs' | 'metricsRepo'>;
+
+/**
+ * List pages, filters (on the first of `endpointIds`), search, one log with its body and
+ * the metrics, each in series of sequential calls, then the engine's resident memory.
+ */
+export async function measureReads(
+  child: ChildHandle<EngineChildReady>,
+  endpointIds: string[],
+  o: StoreCostOptions,
+  log: (line: string) => void,
+): Promise<ReadCosts> {
+  const { apiUrl, token } = child.ready;
+  const get = (path: string) => apiGet(apiUrl, token, path);
+  const storedBefore = ((await get('/api/webhooks/logs?limit=1')) as { data: { total: number } }).data.total;
+  const n = storedBefore.toLocaleString('en-US');
+  log(`${n} logs: engine up in ${Math.round(child.ready.startEngineMs)} ms with ${storedBefore} logs; list pages`);
+
+  for (let i = 0; i < 5; i++) await get('/api/webhooks/logs?limit=50'); // warm-up
+  const list = await timeCalls(() => get('/api/webhooks/logs?limit=50'), {
+    count: o.listCalls,
+    budgetMs: o.seriesBudgetMs,
+    minCount: 20,
+  });
+  const filters = listFilters(endpointIds[0]!);
+  for (const q of Object.values(filters)) await get(`/api/webhooks/logs?limit=50&${q}`); // warm-up
+  const filtered = await rotating(Object.keys(filters), (f) => get(`/api/webhooks/logs?limit=50&${filters[f]}`), {
+    count: o.filterCalls,
+    budgetMs: o.seriesBudgetMs,
+  });
+  log(`  list p95 ${list.p95.toFixed(1)} ms, with filters p95 ${filtered.all.p95.toFixed(1)} ms`);
+
+  log(`${n} logs: text search`);
+  const terms = Object.values(SEARCH_TERMS);
+  await get(`/api/webhooks/logs?limit=50&search=${encodeURIComponent(terms[0]!)}`); // warm-up
+  const searched = await rotating(terms, (t) => get(`/api/webhooks/logs?limit=50&search=${encodeURIComponent(t)}`), {
+    count: o.searchCalls,
+    budgetMs: o.seriesBudgetMs,
+  });
+  log(`  search p95 ${searched.all.p95.toFixed(1)} ms over ${searched.all.n} calls`);
+
+  log(`${n} logs: one log with its body`);
+  const ids = await sampleIds(get, storedBefore);
+  const first = (await get(`/api/webhooks/logs/${ids[0]}`)) as { data: { body: string } };
+  if (first.data.body.length === 0) throw new Error(`log ${ids[0]} came without its body`);
+  const logWithBody = await timeCalls((i) => get(`/api/webhooks/logs/${ids[i % ids.length]}`), {
+    count: o.detailCalls,
+    budgetMs: o.seriesBudgetMs,
+    minCount: 20,
+  });
+  log(`  p95 ${logWithBody.p95.toFixed(1)} ms`);
+
+  log(`${n} logs: metrics through the API`);
+  const metricsApi: Record<string, Timings> = {};
+  for (const w of ['24h', '30d']) {
+    await get(`/api/observability/metrics?window=${w}`);
+    metricsApi[w] = await timeCalls(() => get(`/api/observability/metrics?window=${w}`), {
+      count: 7,
+      budgetMs: o.seriesBudgetMs,
+    });
+  }
+  const memoryAtRest = await child.call<MemoryMeasure>('memory');
+  log(`  resident memory ${memoryAtRest.rssMb.toFixed(0)} MB (peak so far ${memoryAtRest.peakRssMb.toFixed(0)} MB)`);
+  return {
+    storedBefore,
+    list,
+    listFiltered: filtered.all,
+    listByFilter: filtered.byVariant,
+    search: searched.all,
+    searchByTerm: searched.byVariant,
+    logWithBody,
+    metricsApi,
+    memoryAtRest,
+  };
 }

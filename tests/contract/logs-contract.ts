@@ -414,6 +414,61 @@ export function logsContract(harnessFor: LogsHarnessFor): void {
       );
     });
 
+    test('inserts of several accounts at once, retention tight: each keeps its newest logs, counted once', async () => {
+      await withLogs(
+        async (b) => {
+          // All at once: PostgreSQL writes the first alone and the others together, in one transaction.
+          const order = ['acc_a', 'acc_b', 'acc_a', 'acc_c', 'acc_a', 'acc_b', 'acc_a', 'acc_b', 'acc_b', 'acc_a'];
+          const sent = order.map((accountId, i) => ({ id: `log_${i}`, accountId }));
+          await Promise.all(
+            sent.map(({ id, accountId }) =>
+              b.repo.insert(id, capture({ accountId, body: Buffer.from(`grouped ${id}`) }), 'applied'),
+            ),
+          );
+          await b.settle();
+          assert.deepStrictEqual(await pageIds(b, {}), { ids: ['log_9', 'log_6', 'log_4'], total: 3 });
+          assert.deepStrictEqual(await pageIds(b, {}, 'acc_b'), { ids: ['log_8', 'log_7', 'log_5'], total: 3 });
+          assert.deepStrictEqual(await pageIds(b, {}, 'acc_c'), { ids: ['log_3'], total: 1 });
+          assert.deepStrictEqual(await pageIds(b, { search: 'grouped' }, 'acc_b'), {
+            ids: ['log_8', 'log_7', 'log_5'],
+            total: 3,
+          });
+          assert.equal(await b.repo.find('acc_a', 'log_2'), undefined);
+          assert.deepStrictEqual(await b.stored(), { bodies: 7, customAnswers: 0 });
+          // The counts are exact: one more log of acc_a evicts exactly its oldest.
+          await put(b, 'log_next');
+          assert.deepStrictEqual(await pageIds(b, {}), { ids: ['log_next', 'log_9', 'log_6'], total: 3 });
+        },
+        () => ({ maxLogsPerAccount: 3, maxBodyBytesPerAccount: 1 << 30 }),
+      );
+    });
+
+    test('an insert refused among inserts running at once fails alone: every other one is stored, once', async () => {
+      await withLogs(async (b) => {
+        const first = await put(b, 'log_dup', { body: Buffer.from('first body') });
+        const ids = ['log_1', 'log_2', 'log_dup', 'log_3', 'log_4'];
+        const results = await Promise.allSettled(
+          ids.map((id) => b.repo.insert(id, capture({ body: Buffer.from(`second body of ${id}`) }), 'applied')),
+        );
+        await b.settle();
+        assert.deepStrictEqual(
+          results.map((r) => r.status),
+          ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+        );
+        assert.deepStrictEqual(await pageIds(b, {}), {
+          ids: ['log_4', 'log_3', 'log_2', 'log_1', 'log_dup'],
+          total: 5,
+        });
+        assert.deepStrictEqual(await b.repo.find('acc_a', 'log_dup'), storedAs('log_dup', first));
+        assert.deepStrictEqual(await pageIds(b, { search: 'second body of log_dup' }), { ids: [], total: 0 });
+        assert.deepStrictEqual(await pageIds(b, { search: 'second body' }), {
+          ids: ['log_4', 'log_3', 'log_2', 'log_1'],
+          total: 4,
+        });
+        assert.deepStrictEqual(await b.stored(), { bodies: 5, customAnswers: 0 });
+      });
+    });
+
     test('search matches as LIKE did: ASCII-only case folding, % and _ literal, path, headers and body', async () => {
       await withLogs(async (b) => {
         await put(b, 'log_ascii', { body: Buffer.from('the abc of it') });

@@ -26,29 +26,36 @@ const WORDS = SIGNATURE_COLUMNS.length;
 /** The insert's columns: LOG_INSERT_COLUMNS, then verification_reason. */
 const LOG_VALUES = LOG_INSERT_COLUMNS.split(',').length + 1;
 
-/**
- * The log, its body and its search rows in one statement (the rows follow the log by its
- * seq, which only the insert knows). Its parameters: the LOG_INSERT_COLUMNS values (the
- * account is $2, the custom answer's key the last), verification_reason, the body, every
- * search row's words one after the other, and, with a custom answer, its JSON.
- */
-function insertSql(withCustomAnswer: boolean): string {
-  const [key, body, words, json] = [LOG_VALUES - 1, LOG_VALUES + 1, LOG_VALUES + 2, LOG_VALUES + 3].map((n) => `$${n}`);
-  const word = (i: number) => `w.words[r.n * ${WORDS} + ${i + 1}]`;
-  return `WITH l AS (
-      INSERT INTO logs (${LOG_INSERT_COLUMNS}, verification_reason)
-      VALUES (${Array.from({ length: LOG_VALUES }, (_, i) => `$${i + 1}`).join(', ')}) RETURNING seq),
-    b AS (INSERT INTO log_bodies (log_seq, body) SELECT seq, ${body} FROM l),
-    s AS (INSERT INTO log_search (log_seq, n, ${SIGNATURE_COLUMNS.join(', ')})
-      SELECT l.seq, r.n, ${SIGNATURE_COLUMNS.map((_, i) => word(i)).join(', ')}
-      FROM l, (SELECT ${words}::bigint[] AS words) w,
-        generate_series(0, cardinality(${words}::bigint[]) / ${WORDS} - 1) AS r (n))
-    ${withCustomAnswer ? `, c AS (INSERT INTO log_custom_answers (account_id, key, answer) VALUES ($2, ${key}, ${json}) ON CONFLICT DO NOTHING)` : ''}
-    SELECT seq FROM l`;
-}
+const INSERT_LOGS = `INSERT INTO logs (${LOG_INSERT_COLUMNS}, verification_reason) VALUES`;
 
-const INSERT_WITHOUT_CUSTOM_ANSWER = insertSql(false);
-const INSERT_WITH_CUSTOM_ANSWER = insertSql(true);
+/**
+ * The bodies and search rows of a group's logs, by the seqs their insert gave, as arrays:
+ * body seqs and bodies, then per search row its log's seq and its n, then every row's words
+ * one row after the other.
+ */
+const INSERT_BODIES_AND_SEARCH = `WITH b AS (INSERT INTO log_bodies (log_seq, body) SELECT * FROM unnest($1::bigint[], $2::bytea[]))
+  INSERT INTO log_search (log_seq, n, ${SIGNATURE_COLUMNS.join(', ')})
+  SELECT r.seq, r.n, ${SIGNATURE_COLUMNS.map((_, i) => `w.words[(r.i - 1) * ${WORDS} + ${i + 1}]`).join(', ')}
+  FROM unnest($3::bigint[], $4::int[]) WITH ORDINALITY AS r (seq, n, i), (SELECT $5::bigint[] AS words) w`;
+
+const INSERT_CUSTOM_ANSWERS = `INSERT INTO log_custom_answers (account_id, key, answer)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`;
+
+/** Inserts written in one transaction at most: PostgreSQL takes at most 65,535 parameters a statement. */
+const MAX_GROUP = 500;
+
+/** An insert waiting for its group's transaction. */
+interface PendingInsert {
+  id: string;
+  accountId: string;
+  /** LOG_INSERT_COLUMNS' values, then verification_reason. */
+  values: readonly unknown[];
+  body: Buffer;
+  /** Its search rows, one after the other. */
+  words: number[];
+  custom: { key: string; json: string } | null;
+  done: (err?: Error) => void;
+}
 
 // Oldest unpinned first beyond the per-account limit of unpinned logs (logs_by_pinned serves the scan).
 const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
@@ -85,37 +92,122 @@ export class PostgresLogsRepository implements LogsRepository {
     private readonly retention: () => RetentionPolicy,
   ) {}
 
+  /** Inserts that came while a group's transaction was in flight: they go together in the next. */
+  private queue: PendingInsert[] = [];
+  private writing = false;
+
   /**
-   * One transaction: the log, its body, its search rows, its custom answer, then
-   * retention, each eviction only when the account's counts say it is over a budget.
-   * Resolves after COMMIT whatever `ack` asks: nothing is deferred, so `settled` is too.
-   * A duplicate id fails the INSERT (logs.id is UNIQUE) and rolls everything back.
+   * Batched per instance: inserts that come while a transaction is in flight are written
+   * together in the next one (one COMMIT, so one WAL flush, for the group), each log with
+   * its body, search rows and custom answer, then retention per account. Resolves after
+   * that COMMIT whatever `ack` asks: nothing is deferred, so `settled` is too. When a
+   * group fails, each of its inserts is tried again alone, so only one that fails on its
+   * own is rejected (a duplicate id: logs.id is UNIQUE) and the others are stored once.
    */
   async insert(id: string, log: NewLog, _ack: WriteAck): Promise<WriteReceipt> {
-    const retention = this.retention();
     const custom = log.answer.custom ? this.customAnswers.of(log.answer.custom) : null;
     const words = signatureWords(log.path, JSON.stringify(log.rawHeaders), log.body).flat();
-    const params: unknown[] = [
-      ...logInsertValues(id, log, custom?.key ?? null, flag, text),
-      log.verification.reason,
-      log.body,
-      words,
-      ...(custom ? [custom.json] : []),
+    const values = [...logInsertValues(id, log, custom?.key ?? null, flag, text), log.verification.reason];
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => (err === undefined ? resolve() : reject(err));
+      this.queue.push({ id, accountId: log.accountId, values, body: log.body, words, custom, done });
+      if (!this.writing) void this.writeQueued();
+    });
+    return { settled: Promise.resolve() };
+  }
+
+  /** Writes groups until none is waiting; never throws (each failure goes to its callers). */
+  private async writeQueued(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) await this.writeGroup(this.queue.splice(0, MAX_GROUP));
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeGroup(group: PendingInsert[]): Promise<void> {
+    try {
+      await this.db.transaction((tx) => this.insertGroup(tx, group));
+      for (const p of group) p.done();
+    } catch (err) {
+      if (group.length === 1) return group[0]!.done(failure(err));
+      for (const p of group) {
+        await this.db
+          .transaction((tx) => this.insertGroup(tx, [p]))
+          .then(
+            () => p.done(),
+            (e: unknown) => p.done(failure(e)),
+          );
+      }
+    }
+  }
+
+  /**
+   * Locks every account of the group in id order (so two instances' groups never wait on
+   * each other in opposite orders), inserts, then applies each account's retention, each
+   * eviction only when the account's counts say it is over a budget.
+   */
+  private async insertGroup(tx: Sql, group: readonly PendingInsert[]): Promise<void> {
+    const retention = this.retention();
+    const added = new Map<string, { logs: number; bytes: number }>();
+    for (const p of group) {
+      const a = added.get(p.accountId) ?? { logs: 0, bytes: 0 };
+      added.set(p.accountId, { logs: a.logs + 1, bytes: a.bytes + p.body.length });
+    }
+    const accounts = [...added.keys()].sort();
+    const before = new Map<string, { logs: number; bytes: number }>();
+    for (const accountId of accounts) before.set(accountId, await lockAccount(tx, accountId, true));
+
+    const rows = group.map(
+      (_, r) => `(${Array.from({ length: LOG_VALUES }, (_, i) => `$${r * LOG_VALUES + i + 1}`).join(', ')})`,
+    );
+    const inserted = await tx.query<{ id: string; seq: number }>(
+      `${INSERT_LOGS} ${rows.join(', ')} RETURNING id, seq`,
+      group.flatMap((p) => p.values),
+    );
+    const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));
+    const seqs = group.map((p) => seqOf.get(p.id)!);
+    const searchSeqs: number[] = [];
+    const searchNs: number[] = [];
+    group.forEach((p, i) => {
+      for (let n = 0; n < p.words.length / WORDS; n++) {
+        searchSeqs.push(seqs[i]!);
+        searchNs.push(n);
+      }
+    });
+    await tx.query(INSERT_BODIES_AND_SEARCH, [
+      seqs,
+      group.map((p) => p.body),
+      searchSeqs,
+      searchNs,
+      group.flatMap((p) => p.words),
+    ]);
+    // Once per account and key: a group may hold several logs answered with the same custom response.
+    const customs = [
+      ...new Map(group.filter((p) => p.custom !== null).map((p) => [`${p.accountId}\n${p.custom!.key}`, p])).values(),
     ];
-    await this.db.transaction(async (tx) => {
-      const before = await lockAccount(tx, log.accountId, true);
-      await tx.query(custom ? INSERT_WITH_CUSTOM_ANSWER : INSERT_WITHOUT_CUSTOM_ANSWER, params);
-      const overCount = before.logs + 1 > retention.maxLogsPerAccount;
-      if (overCount) await tx.query(EVICT_OVER_COUNT, [log.accountId, retention.maxLogsPerAccount]);
-      if (overCount || before.bytes + log.body.length > retention.maxBodyBytesPerAccount) {
+    if (customs.length > 0) {
+      await tx.query(INSERT_CUSTOM_ANSWERS, [
+        customs.map((p) => p.accountId),
+        customs.map((p) => p.custom!.key),
+        customs.map((p) => p.custom!.json),
+      ]);
+    }
+
+    for (const accountId of accounts) {
+      const was = before.get(accountId)!;
+      const more = added.get(accountId)!;
+      const overCount = was.logs + more.logs > retention.maxLogsPerAccount;
+      if (overCount) await tx.query(EVICT_OVER_COUNT, [accountId, retention.maxLogsPerAccount]);
+      if (overCount || was.bytes + more.bytes > retention.maxBodyBytesPerAccount) {
         await tx.query(EVICT_OVER_BYTES, [
-          log.accountId,
+          accountId,
           retention.maxBodyBytesPerAccount,
           Math.floor(retention.maxBodyBytesPerAccount * 0.9),
         ]);
       }
-    });
-    return { settled: Promise.resolve() };
+    }
   }
 
   async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {
@@ -313,6 +405,9 @@ async function lockAccount(tx: Sql, accountId: string, create: boolean): Promise
   const [created] = await tx.query<{ logs: number; bytes: number }>(lock, [accountId]);
   return created!;
 }
+
+/** What pg rejects with is an Error; anything else is wrapped, so callers always get one. */
+const failure = (e: unknown): Error => (e instanceof Error ? e : new Error('PostgreSQL insert failed', { cause: e }));
 
 /** The LIKE pattern matching a text whose view (like-text.ts) contains the term's, or ends with it. */
 function viewPattern(term: LikeTerm): string {
