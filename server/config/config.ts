@@ -25,6 +25,7 @@ import {
 import { databaseUrl, DATABASE_URL_RULE, isDatabaseUrl, refuseTunnelWithDatabase } from './database-config.ts';
 import { isLoopbackHost, OFF_LOOPBACK_SIGN_IN_PER_MINUTE, refuseTunnelWithPublicUrl } from './serving-config.ts';
 import { settingSources, type SettingSources } from './setting-origins.ts';
+import { parseTrustProxy, TRUST_PROXY_RULE } from '../http/client-address.ts';
 
 export interface EngineConfig {
   dataDir: string;
@@ -70,6 +71,12 @@ export interface EngineConfig {
    * listens on loopback only.
    */
   signInRateLimit: { perMinute: number };
+  /**
+   * Reverse proxies (addresses and CIDR ranges, `--trust-proxy`) whose
+   * X-Forwarded-For names the client: the sign-in rate limit counts it and a
+   * delivery stores it as sourceIp. Empty (the default): the socket's address.
+   */
+  trustProxy: readonly string[];
   /**
    * With a database (PostgreSQL): how often an instance asks it for settings
    * another instance saved. The embedded store ignores it (config.json, one engine).
@@ -180,6 +187,7 @@ export const DEFAULT_CONFIG: Omit<EngineConfig, 'dataDir'> = {
   owner: LOCAL_ACCOUNT,
   databaseUrl: null,
   signInRateLimit: { perMinute: 0 },
+  trustProxy: [],
   settingsPollMs: 1000,
   remediation: { llm: null },
   forward: { initialBackoffMs: 1000, maxBackoffMs: 60_000, timeoutMs: 30_000 },
@@ -250,6 +258,14 @@ export const CONFIG_DOC = [
     flag: null,
     default: '20 off loopback, else 0',
     description: 'sign-in attempts per minute per source address (then 429; 0 = off)',
+  },
+  {
+    key: 'trustProxy',
+    env: 'HOOKSCOPE_TRUST_PROXY',
+    flag: '--trust-proxy',
+    default: '(none)',
+    description:
+      'reverse proxies (comma-separated addresses and CIDR ranges) whose X-Forwarded-For names the client: the sign-in rate limit and stored source addresses use it',
   },
   {
     key: 'receiverPort',
@@ -431,6 +447,16 @@ const duration = z.union([positiveInt, z.string()]).transform((v, ctx) => {
   }
 });
 
+/** `trustProxy` in config.json: the comma-separated string the flag takes, or its entries as an array. */
+const trustProxyList = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
+  try {
+    return parseTrustProxy(Array.isArray(v) ? v.join(',') : v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `${TRUST_PROXY_RULE} (got ${JSON.stringify(v)}).` });
+    return z.NEVER;
+  }
+});
+
 /** What config.json may hold; `PATCH /api/settings` checks the whole file against it before writing. */
 export const ConfigFileSchema = z.strictObject({
   apiHost: bindHost.optional(),
@@ -440,6 +466,7 @@ export const ConfigFileSchema = z.strictObject({
   owner: accountName.optional(),
   database: z.strictObject({ url: databaseUrl.optional() }).optional(),
   signInRateLimit: z.strictObject({ perMinute: signInPerMinute.optional() }).optional(),
+  trustProxy: trustProxyList.optional(),
   receiverPort: port.optional(),
   maxBodyBytes: positiveInt.optional(),
   retention: z
@@ -514,6 +541,7 @@ export interface ConfigInput {
     publicUrl?: string;
     owner?: string;
     database?: string;
+    trustProxy?: string;
     tunnel?: boolean;
     tunnelHost?: string;
     subdomain?: string;
@@ -666,7 +694,7 @@ function resolveServing(
   flags: NonNullable<ConfigInput['flags']>,
   fromEnv: EnvReader,
   file: FileConfig,
-): Pick<EngineConfig, 'apiHost' | 'receiverHost' | 'publicBaseUrl' | 'owner' | 'databaseUrl'> {
+): Pick<EngineConfig, 'apiHost' | 'receiverHost' | 'publicBaseUrl' | 'owner' | 'databaseUrl' | 'trustProxy'> {
   // The flag, else the variable, through the same check: `normalize` answers null for a value breaking `rule`.
   const read = (
     flag: string,
@@ -701,6 +729,7 @@ function resolveServing(
       d.publicBaseUrl,
     owner: read('--owner', flags.owner, 'HOOKSCOPE_OWNER', owner, OWNER_RULE) ?? file.owner ?? d.owner,
     databaseUrl: resolveDatabaseUrl(flags.database, fromEnv) ?? file.database?.url ?? d.databaseUrl,
+    trustProxy: resolveTrustProxy(flags.trustProxy, fromEnv) ?? file.trustProxy ?? d.trustProxy,
   };
 }
 
@@ -717,6 +746,18 @@ function resolveDatabaseUrl(flag: string | undefined, fromEnv: EnvReader): strin
     if (!isDatabaseUrl(v)) throw new Error(`${DATABASE_URL_RULE}.`);
     return v;
   });
+}
+
+/** `--trust-proxy`, else HOOKSCOPE_TRUST_PROXY. */
+function resolveTrustProxy(flag: string | undefined, fromEnv: EnvReader): string[] | undefined {
+  if (flag !== undefined) {
+    try {
+      return parseTrustProxy(flag);
+    } catch (e) {
+      throw new ConfigError(`--trust-proxy ${e instanceof Error ? e.message : String(e)}`, '--trust-proxy');
+    }
+  }
+  return fromEnv('HOOKSCOPE_TRUST_PROXY', parseTrustProxy);
 }
 
 /** HOOKSCOPE_LLM_* override config.json's remediation.llm field by field; a URL needs a model. */

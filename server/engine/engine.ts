@@ -173,6 +173,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         owner: config.owner,
         publicUrl: config.publicBaseUrl,
         signInPerMinute: config.signInRateLimit.perMinute,
+        trustProxy: config.trustProxy,
       }),
     );
     const endpoints = listed(
@@ -307,6 +308,7 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         rateLimit: () => settings.values.rateLimit,
         instances,
         maxBodyBytes: config.maxBodyBytes,
+        trustProxy: config.trustProxy,
         observers: others.flatMap((f: Feature) => f.observers ?? []),
         reportFault,
       }),

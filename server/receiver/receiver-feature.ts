@@ -1,4 +1,5 @@
 import type { ReceiverConfig } from '../config/config.ts';
+import { trustedProxies } from '../http/client-address.ts';
 import type { InstanceRegistry } from '../instances/instance-registry.ts';
 import type { Clock } from '../support/clock.ts';
 import type { ReportFault } from '../support/logger-faults.ts';
@@ -18,6 +19,8 @@ export interface ReceiverFeatureDeps {
   /** The live engines on this store: each takes its share of the rate limit. */
   instances: InstanceRegistry;
   maxBodyBytes: number;
+  /** Reverse proxies whose X-Forwarded-For names the sender stored as sourceIp (`trustProxy`). */
+  trustProxy: readonly string[];
   /** Every other feature's observers: the receiver is built last, with the list complete. */
   observers: readonly DeliveryObserver[];
   reportFault: ReportFault;
@@ -39,6 +42,7 @@ export function receiverFeature(deps: ReceiverFeatureDeps) {
     budget: new BodyBudget(deps.config.maxInFlightBodyBytes),
     onError: deps.reportFault,
     observers: [...deps.observers],
+    proxies: trustedProxies(deps.trustProxy),
   });
   return {
     name: 'receiver',

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverEndpoint } from '../endpoints/endpoint-types.ts';
 import { GoneError, NotFoundError, TooManyRequestsError } from '../errors/app-errors.ts';
+import { clientAddress, type TrustedProxies } from '../http/client-address.ts';
 import { sendData, sendError } from '../http/envelope.ts';
 import type { DeliveryDoor } from '../http/listeners.ts';
 import { eventTypeOf } from '../logs/event-type.ts';
@@ -42,6 +43,8 @@ export interface ReceiverDeps {
   onError: ReportFault;
   /** Features that react to deliveries (forwarding, metrics, live events). */
   observers?: DeliveryObserver[];
+  /** Behind one of these, sourceIp is the client X-Forwarded-For names, not the proxy. */
+  proxies: TrustedProxies;
 }
 
 const PREVIEW_BYTES = 64 * 1024;
@@ -168,7 +171,7 @@ export class Receiver {
         declaredSize: read.declaredSize,
         body: read.body,
         truncated,
-        sourceIp: clientAddress(req),
+        sourceIp: clientAddress(req, this.deps.proxies),
         receivedAt,
         durationMs: Math.round(performance.now() - started),
         status,
@@ -222,10 +225,4 @@ export class Receiver {
       }),
     );
   }
-}
-
-function clientAddress(req: IncomingMessage): string | null {
-  const a = req.socket.remoteAddress;
-  if (!a) return null;
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
 }

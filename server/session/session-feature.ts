@@ -1,3 +1,4 @@
+import { trustedProxies } from '../http/client-address.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
@@ -25,6 +26,8 @@ export interface SessionFeatureDeps {
   publicUrl: string | null;
   /** Sign-in attempts per minute per source address; 0 = no limit. */
   signInPerMinute: number;
+  /** Reverse proxies whose X-Forwarded-For names the client the limit counts (`trustProxy`). */
+  trustProxy: readonly string[];
 }
 
 /**
@@ -47,6 +50,7 @@ export function sessionFeature(deps: SessionFeatureDeps) {
       sessionTtlMs: deps.sessionTtlMs,
       secureCookie: deps.publicUrl !== null && new URL(deps.publicUrl).protocol === 'https:',
       attempts: new SignInRateLimit(deps.clock, deps.signInPerMinute),
+      proxies: trustedProxies(deps.trustProxy),
     }),
   };
 }

@@ -1,4 +1,5 @@
 import { sessionClearCookie, sessionCookieValues, sessionSetCookie } from '../auth/session-cookie.ts';
+import { clientAddress, type TrustedProxies } from '../http/client-address.ts';
 import { route, type RouteSpec } from '../http/route.ts';
 import { RedeemBody, SessionSchema, SignedOutSchema, SignInCodeSchema } from './session-schemas.ts';
 import type { SessionService } from './session-service.ts';
@@ -14,10 +15,9 @@ export interface SessionRouteOptions {
   secureCookie: boolean;
   /** Counts code redemptions and links minted, per source address. */
   attempts: SignInRateLimit;
+  /** Behind one of these, the client X-Forwarded-For names is counted, not the proxy (docs/API.md "Sign-in rate limit"). */
+  proxies: TrustedProxies;
 }
-
-/** The peer's address; behind a reverse proxy, the proxy's (docs/API.md "Sign-in rate limit"). */
-const sourceOf = (req: { socket: { remoteAddress?: string | undefined } }): string => req.socket.remoteAddress ?? '';
 
 export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions): RouteSpec[] {
   const tag = 'Session';
@@ -30,7 +30,7 @@ export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions):
       responses: { 201: { description: 'The link; it works once, for 10 minutes', data: SignInCodeSchema } },
       errors: { 429: RATE_LIMITED },
       handler: async ({ account, req }) => {
-        o.attempts.take(sourceOf(req));
+        o.attempts.take(clientAddress(req, o.proxies) ?? '');
         return { status: 201, data: await sessions.issueLink(account) };
       },
     }),
@@ -49,7 +49,7 @@ export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions):
         429: RATE_LIMITED,
       },
       handler: async ({ body, req, res }) => {
-        o.attempts.take(sourceOf(req));
+        o.attempts.take(clientAddress(req, o.proxies) ?? '');
         const cookies = sessionCookieValues(req.headers.cookie);
         const { sessionId, view } = await sessions.redeem(body.code, cookies, body.switchAccount ?? false);
         res.setHeader('Set-Cookie', sessionSetCookie(sessionId, o.sessionTtlMs, o.secureCookie));

@@ -23,6 +23,7 @@ export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   if (opts.publicUrl !== undefined) flags.publicUrl = opts.publicUrl;
   if (opts.owner !== undefined) flags.owner = opts.owner;
   if (opts.database !== undefined) flags.database = opts.database;
+  if (opts.trustProxy !== undefined) flags.trustProxy = opts.trustProxy;
   if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
   if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
   if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
@@ -55,6 +56,9 @@ async function run(engine: Engine, config: EngineConfig, io: CliIO, signal: Prom
   io.out(`  Receiver   ${engine.receiverUrl}/webhook/<endpointId>`);
   if (config.publicBaseUrl !== null) {
     io.out(`  Public     ${config.publicBaseUrl}/webhook/<endpointId>   (through your reverse proxy)`);
+  }
+  if (config.trustProxy.length > 0) {
+    io.out(`  Proxies    ${config.trustProxy.join(', ')}   (their X-Forwarded-For names the client)`);
   }
   if (config.owner !== DEFAULT_OWNER) io.out(`  Owner      ${config.owner} (may change engine-wide settings)`);
   for (const line of servingWarnings(config)) io.err(line);

@@ -11,6 +11,7 @@ export interface ServeOptions {
   publicUrl?: string;
   owner?: string;
   database?: string;
+  trustProxy?: string;
   tunnel?: boolean;
   tunnelHost?: string;
   subdomain?: string;
@@ -44,6 +45,11 @@ export function registerServe(
     .option(
       '--database <url>',
       'a team server: the PostgreSQL URL every instance shares (default $HOOKSCOPE_DATABASE_URL; none: the embedded store)',
+    )
+    .option(
+      '--trust-proxy <list>',
+      'a team server: reverse proxies (comma-separated addresses and CIDR ranges, such as 127.0.0.1,10.0.0.0/8) ' +
+        'whose X-Forwarded-For names the client (default $HOOKSCOPE_TRUST_PROXY; none: the socket address)',
     )
     .option('--tunnel', 'open a public URL through localtunnel (only the receiver is exposed)')
     .option('--no-tunnel', 'serve locally only (the default for serve)')
