@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
+import { closedPort } from '../helpers/closed-port.ts';
 import { after, describe, test } from '../helpers/node-test.ts';
 import { freshDatabase, stopTestPostgres } from '../helpers/postgres.ts';
 import { makeTempDir } from '../helpers/test-engine.ts';
@@ -99,6 +100,37 @@ describe('serve --database', () => {
       assert.equal(r.code, 2, 'a configuration error');
       assert.match(r.stderr, /--database and --tunnel cannot be used together: .* Drop --tunnel/);
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a database that cannot be reached stops start-up with a sentence naming it, its password hidden', async () => {
+    const dir = await makeTempDir();
+    const port = await closedPort();
+    try {
+      const url = `postgres://hookscope:pw-never-shown@127.0.0.1:${port.port}/hookscope`;
+      const r = await runCli([
+        'serve',
+        '--data-dir',
+        dir,
+        '--api-port',
+        '0',
+        '--receiver-port',
+        '0',
+        '--database',
+        url,
+      ]);
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^hookscope: Could not reach the database at postgres://hookscope:\\*\\*\\*@127\\.0\\.0\\.1:${port.port}/hookscope: ` +
+            `connect ECONNREFUSED 127\\.0\\.0\\.1:${port.port}\\. Check --database`,
+        ),
+      );
+      assert.ok(!r.stderr.includes('pw-never-shown') && !r.stdout.includes('pw-never-shown'));
+    } finally {
+      await port.release();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -46,7 +46,9 @@ export class PostgresInstanceRegistry implements InstanceRegistry {
 
   /** A clean stop: no more beats, and the row goes at once. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    // Never started (start-up failed before it): no row to remove, and perhaps no database to reach.
+    if (!this.timer) return;
+    clearInterval(this.timer);
     this.timer = null;
     await this.beating;
     await this.options.db.query('DELETE FROM instances WHERE id = $1', [this.options.id]);

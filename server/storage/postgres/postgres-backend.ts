@@ -24,6 +24,24 @@ import { PostgresShareRepository } from './share-postgres.ts';
 import { PostgresSignInCodeRepository } from './sign-in-codes-postgres.ts';
 import { loadOrCreatePostgresSigningKey } from './signing-key-postgres.ts';
 
+/**
+ * The first connection, made before anything else so that a wrong URL, a server that
+ * is down or refuses the user, or a database that does not exist stops start-up with
+ * a sentence naming the database (its password hidden) instead of a bare socket error.
+ */
+async function reachable(db: PostgresDatabase, url: string): Promise<void> {
+  try {
+    await db.query('SELECT 1');
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      `Could not reach the database at ${describeDatabaseUrl(url)}: ${why}. Check --database ` +
+        '(or HOOKSCOPE_DATABASE_URL, or database.url in config.json) and that PostgreSQL is running there.',
+      { cause: e },
+    );
+  }
+}
+
 /** How often housekeeping runs with PostgreSQL, where there are no snapshots to run it before. */
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
 
@@ -92,6 +110,7 @@ export function postgresBackend(options: PostgresBackendOptions): StorageBackend
     ),
     instances,
     open: async () => {
+      await reachable(db, options.url);
       await runMigrations(db, POSTGRES_MIGRATIONS, options.clock);
       await events.start();
       await instances.start();
