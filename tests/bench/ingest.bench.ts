@@ -188,11 +188,13 @@ export async function listRoundTrip(child: ChildHandle<EngineChildReady>): Promi
   return times.p50;
 }
 
-async function withEngine<T>(
+/** A compiled engine in a child process over a temp data directory, killed and removed after `during`. */
+export async function withEngine<T>(
   input: Omit<EngineChildInput, 'dataDir'>,
   during: (child: ChildHandle<EngineChildReady>, dataDir: string) => Promise<T>,
+  dirPrefix = 'hookscope-bench-ingest-',
 ): Promise<T> {
-  const dataDir = await makeTempDir('hookscope-bench-ingest-');
+  const dataDir = await makeTempDir(dirPrefix);
   try {
     const child = await startChild<EngineChildReady>(ENGINE, { ...input, dataDir });
     try {

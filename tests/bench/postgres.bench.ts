@@ -3,15 +3,21 @@
 // 100,000 logs seeded through the receiver and the reads and memory at that size.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase, startPostgresCluster, type TestServer } from '../helpers/postgres.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
-import { startChild, type ChildHandle } from './bench-child.ts';
+import type { ChildHandle } from './bench-child.ts';
 import { countDurableLogs } from './durable-count.ts';
 import type { EngineChildInput, EngineChildReady, MemoryMeasure } from './engine-child.ts';
-import { listRoundTrip, MAX_LOGS, measure, waitForTotal, type IngestOptions, type Measured } from './ingest.bench.ts';
+import {
+  listRoundTrip,
+  MAX_LOGS,
+  measure,
+  waitForTotal,
+  withEngine,
+  type IngestOptions,
+  type Measured,
+} from './ingest.bench.ts';
 import { SEED_FAILED_EVERY, seedThroughReceiver, type HttpSeedResult } from './seed-http.ts';
 import { measureReads, type ReadCosts, type StoreCostOptions } from './store-costs.ts';
 import { apiGet } from './timing.ts';
@@ -62,7 +68,6 @@ export interface PostgresResult {
 }
 
 const fmtCount = (n: number): string => n.toLocaleString('en-US');
-const ENGINE = new URL('./engine-child.ts', import.meta.url);
 const SEED_SECRET = 'hookscope-bench-github-secret';
 
 async function onDatabase<T>(url: string, sql: string): Promise<T> {
@@ -104,6 +109,12 @@ async function postgresCpu(adminUrl: string): Promise<Map<number, number>> {
   }
 }
 
+/** The ingest part's engine child, its data directory named for this part. */
+const withPostgresEngine = <T>(
+  input: Omit<EngineChildInput, 'dataDir'>,
+  during: (child: ChildHandle<EngineChildReady>, dataDir: string) => Promise<T>,
+): Promise<T> => withEngine(input, during, 'hookscope-bench-postgres-');
+
 /** Each process's CPU since `before` (a process started since counts whole). */
 function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
   let us = 0;
@@ -111,28 +122,11 @@ function cpuSince(before: Map<number, number>, after: Map<number, number>): numb
   return us;
 }
 
-async function withEngineChild<T>(
-  input: Omit<EngineChildInput, 'dataDir'>,
-  during: (child: ChildHandle<EngineChildReady>, dataDir: string) => Promise<T>,
-): Promise<T> {
-  const dataDir = await makeTempDir('hookscope-bench-postgres-');
-  try {
-    const child = await startChild<EngineChildReady>(ENGINE, { ...input, dataDir });
-    try {
-      return await during(child, dataDir);
-    } finally {
-      await child.kill();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
 /** The embedded ingest run (sync `interval`), on the data directory's store or on `databaseUrl`. */
 async function ingestRun(o: IngestOptions, database?: { url: string; adminUrl: string }): Promise<StoreIngestRun> {
   const databaseUrl = database?.url;
   const input = { sync: 'interval' as const, maxLogsPerAccount: MAX_LOGS, createEndpoints: 1, databaseUrl };
-  return withEngineChild(input, async (child, dataDir) => {
+  return withPostgresEngine(input, async (child, dataDir) => {
     const { receiverUrl, endpointIds } = child.ready;
     const cpuBefore = database && (await postgresCpu(database.adminUrl));
     const run = await measure(`${receiverUrl}/webhook/${endpointIds[0]}`, o, child);
@@ -181,7 +175,7 @@ export async function benchPostgres(o: PostgresOptions, log: (line: string) => v
         endpoint: { validationType: 'github', webhookSecret: SEED_SECRET },
         databaseUrl: db.url,
       };
-      const seeded = await withEngineChild(input, async (child) => {
+      const seeded = await withPostgresEngine(input, async (child) => {
         const { apiUrl, token, receiverUrl, endpointIds } = child.ready;
         const empty = await child.call<MemoryMeasure>('memory');
         log(`postgres: seeding ${fmtCount(o.logs)} logs through the receiver (${o.seedConnections} connections)`);
@@ -211,7 +205,7 @@ export async function benchPostgres(o: PostgresOptions, log: (line: string) => v
       log(`postgres: VACUUM (ANALYZE) ${Math.round(vacuumMs)} ms; a fresh engine on the ${fmtCount(o.logs)} logs`);
       // A fresh engine process, as the embedded 100,000-log part starts one on its seeded store.
       const reading = { ...input, createEndpoints: 0 };
-      const { reads, started } = await withEngineChild(reading, async (child) => {
+      const { reads, started } = await withPostgresEngine(reading, async (child) => {
         const started = await child.call<MemoryMeasure>('memory');
         return { started, reads: await measureReads(child, seeded.endpointIds, o, log) };
       });
