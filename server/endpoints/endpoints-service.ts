@@ -46,6 +46,16 @@ export class EndpointsService {
   private readonly byId = new Map<string, EndpointRecord>();
   /** Refreshes apply in the order their events came, so an older read never overwrites a newer one. */
   private refreshing: Promise<void> = Promise.resolve();
+  /**
+   * When each endpoint last changed here (a count of local changes), so that a database
+   * read begun before a local change is read again rather than put back what it
+   * changed (a refresh or a receiver miss reading an endpoint this instance deletes
+   * meanwhile: seen in CI as a deleted endpoint still answering for a moment).
+   */
+  private localChanges = 0;
+  private readonly changedAt = new Map<string, number>();
+  /** Deleted here (or being deleted: the table lets go first): never put back by a read. Ids are never reused. */
+  private readonly deletedHere = new Set<string>();
 
   constructor(private readonly deps: EndpointsServiceDeps) {}
 
@@ -82,7 +92,7 @@ export class EndpointsService {
       updatedAt: now,
     };
     await this.deps.repo.insert(record);
-    this.byId.set(record.id, record);
+    this.put(record.id, record);
     this.changed(record, 'created');
     return this.view(record);
   }
@@ -123,7 +133,7 @@ export class EndpointsService {
       updatedAt: this.deps.clock.now(),
     };
     await this.deps.repo.update(next);
-    this.byId.set(id, next);
+    this.put(id, next);
     this.changed(next, 'updated');
     await this.deps.dependents.updated(current, next);
     return this.view(next);
@@ -134,12 +144,12 @@ export class EndpointsService {
     // Stop accepting deliveries first, then remove what hangs off the endpoint, then the endpoint:
     // a crash part-way leaves an endpoint with fewer logs, never logs without an endpoint.
     const record = this.byId.get(id)!;
-    this.byId.delete(id);
+    this.drop(id);
     try {
       await this.deps.dependents.deleted(account.id, id);
       await this.deps.repo.delete(account.id, id);
     } catch (e) {
-      this.byId.set(id, record);
+      this.put(id, record);
       throw e;
     }
     this.changed(record, 'deleted');
@@ -206,7 +216,7 @@ export class EndpointsService {
       updatedAt: now,
     };
     await this.deps.repo.update(next);
-    this.byId.set(current.id, next);
+    this.put(current.id, next);
     this.changed(next, change);
     return next;
   }
@@ -235,8 +245,7 @@ export class EndpointsService {
     for (const e of expired) {
       // Unless a regenerate replaced the record meanwhile (its previous secret is then a new one).
       const current = this.byId.get(e.id);
-      if (current && current.previousSecret === e.previousSecret)
-        this.byId.set(e.id, { ...current, previousSecret: null });
+      if (current && current.previousSecret === e.previousSecret) this.put(e.id, { ...current, previousSecret: null });
     }
     return expired.length;
   }
@@ -250,8 +259,8 @@ export class EndpointsService {
     this.refreshing = this.refreshing
       .catch(() => undefined)
       .then(async () => {
-        const e = await this.deps.repo.find(id);
-        if (e) this.byId.set(id, e);
+        const e = await this.readAfterLocalChanges(id);
+        if (e && !this.deletedHere.has(id)) this.byId.set(id, e);
         else this.byId.delete(id);
       });
     return this.refreshing;
@@ -264,10 +273,33 @@ export class EndpointsService {
    */
   async lookup(id: string): Promise<ReceiverEndpoint | undefined> {
     if (!this.byId.has(id) && this.deps.shared) {
-      const e = await this.deps.repo.find(id);
-      if (e && !this.byId.has(id)) this.byId.set(id, e);
+      const e = await this.readAfterLocalChanges(id);
+      if (e && !this.byId.has(id) && !this.deletedHere.has(id)) this.byId.set(id, e);
     }
     return this.forReceiver(id);
+  }
+
+  /** A change made here: into the table, dated for readAfterLocalChanges. */
+  private put(id: string, e: EndpointRecord): void {
+    this.changedAt.set(id, ++this.localChanges);
+    // A delete that failed puts its endpoint back.
+    this.deletedHere.delete(id);
+    this.byId.set(id, e);
+  }
+
+  private drop(id: string): void {
+    this.changedAt.delete(id);
+    this.deletedHere.add(id);
+    this.byId.delete(id);
+  }
+
+  /** The endpoint as the database holds it, read again while a local change lands during the read. */
+  private async readAfterLocalChanges(id: string): Promise<EndpointRecord | undefined> {
+    for (;;) {
+      const began = this.localChanges;
+      const e = await this.deps.repo.find(id);
+      if ((this.changedAt.get(id) ?? 0) <= began) return e;
+    }
   }
 
   /** The receiver's view of an endpoint in the table, or undefined when there is none with that id. */
