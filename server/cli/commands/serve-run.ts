@@ -1,6 +1,6 @@
 // What `hookscope serve` does, loaded only when it runs: the engine and its
 // dependencies (Express, sql.js, the tunnel) stay out of every other command.
-import { loadConfigFile, resolveConfig, type ConfigInput, type EngineConfig } from '../../config/config.ts';
+import { loadConfigFile, resolveConfig, type EngineConfig } from '../../config/config.ts';
 import { resolveDataDir } from '../../config/data-dir.ts';
 import { describeDatabaseUrl } from '../../config/database-config.ts';
 import { isLoopbackHost, servingWarnings } from '../../config/serving-config.ts';
@@ -15,18 +15,8 @@ import type { ServeOptions } from './serve.ts';
 
 export async function serve(opts: ServeOptions, io: CliIO): Promise<number> {
   const dataDir = resolveDataDir({ flag: opts.dataDir, env: io.env });
-  const flags: NonNullable<ConfigInput['flags']> = {};
-  if (opts.apiHost !== undefined) flags.apiHost = opts.apiHost;
-  if (opts.apiPort !== undefined) flags.apiPort = opts.apiPort;
-  if (opts.receiverHost !== undefined) flags.receiverHost = opts.receiverHost;
-  if (opts.receiverPort !== undefined) flags.receiverPort = opts.receiverPort;
-  if (opts.publicUrl !== undefined) flags.publicUrl = opts.publicUrl;
-  if (opts.owner !== undefined) flags.owner = opts.owner;
-  if (opts.database !== undefined) flags.database = opts.database;
-  if (opts.trustProxy !== undefined) flags.trustProxy = opts.trustProxy;
-  if (opts.tunnel !== undefined) flags.tunnel = opts.tunnel;
-  if (opts.tunnelHost !== undefined) flags.tunnelHost = opts.tunnelHost;
-  if (opts.subdomain !== undefined) flags.subdomain = opts.subdomain;
+  // Commander sets only the options given (with both --tunnel and --no-tunnel declared, no default).
+  const { dataDir: _dataDir, ...flags } = opts;
   const config = resolveConfig({ dataDir, flags, env: io.env, file: await loadConfigFile(dataDir) });
 
   // JSON lines in <dataDir>/logs/engine.log; once the engine runs, the same as readable lines on stderr
