@@ -153,6 +153,7 @@ export class PostgresEventTransport implements EventTransport {
             batch.map((e) => JSON.stringify(e.data ?? null)),
             batch.map((e) => e.at),
           ],
+          'hookscope_events_append',
         );
       } catch (e) {
         this.opts.onError(e);
@@ -234,6 +235,7 @@ export class PostgresEventTransport implements EventTransport {
       const rows = await this.opts.db.query<EventRow>(
         `SELECT id, account_id, type, data, at FROM events WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
         [this.cursor],
+        'hookscope_events_read',
       );
       for (const row of rows) {
         if (row.id !== this.cursor + 1 && row.id - 1 > this.skipThrough) {
