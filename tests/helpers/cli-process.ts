@@ -11,15 +11,30 @@ export interface CliResult {
 }
 
 /** Runs `hookscope <args>` to completion as a real child process. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/**
+ * Runs the CLI to its end. `timeoutMs` bounds a command expected to stop by itself (a
+ * `serve` that should refuse to start): past it the child is killed and the result
+ * says so, so a test of a refusal fails instead of hanging when the refusal is gone.
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs?: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            stderr += `\n[runCli: still running after ${timeoutMs} ms; killed]`;
+            child.kill('SIGKILL');
+          }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -39,15 +39,22 @@ export interface TestServer {
 // One cluster per test process, started on first use: test files run in processes of their own.
 let server: Promise<TestServer> | undefined;
 
-export async function freshDatabase(): Promise<FreshDatabase> {
+export async function freshDatabase(o: DatabaseOptions = {}): Promise<FreshDatabase> {
   const { adminUrl } = await (server ??= startServer());
-  return createDatabase(adminUrl);
+  return createDatabase(adminUrl, o);
+}
+
+export interface DatabaseOptions {
+  /** The database's encoding (default: the cluster's, UTF8). */
+  encoding?: 'UTF8' | 'LATIN1' | 'SQL_ASCII';
 }
 
 /** A new, empty database on the cluster at `adminUrl` (freshDatabase's, or one from startPostgresCluster). */
-export async function createDatabase(adminUrl: string): Promise<FreshDatabase> {
+export async function createDatabase(adminUrl: string, o: DatabaseOptions = {}): Promise<FreshDatabase> {
   const name = `hookscope_test_${randomUUID().replaceAll('-', '')}`;
-  await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
+  // Another encoding than the template's needs template0, and a locale that admits it ("C" admits any).
+  const encoding = o.encoding ? ` ENCODING '${o.encoding}' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'` : '';
+  await asAdmin(adminUrl, `CREATE DATABASE ${name}${encoding}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
+import pg from 'pg';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { closedPort } from '../helpers/closed-port.ts';
 import { after, describe, test } from '../helpers/node-test.ts';
@@ -131,6 +132,49 @@ describe('serve --database', () => {
       assert.ok(!r.stderr.includes('pw-never-shown') && !r.stdout.includes('pw-never-shown'));
     } finally {
       await port.release();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a database in another encoding than UTF8 stops start-up with what to do, and nothing is written to it', async () => {
+    const dir = await makeTempDir();
+    const database = await freshDatabase({ encoding: 'LATIN1' });
+    try {
+      const r = await runCli(
+        [
+          'serve',
+          '--data-dir',
+          dir,
+          '--api-port',
+          '0',
+          '--receiver-port',
+          '0',
+          '--database',
+          withPassword(database.url),
+        ],
+        {},
+        20_000,
+      );
+      assert.equal(r.code, 1);
+      const shown = new URL(database.url);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^hookscope: The database at postgres://postgres:\\*\\*\\*@${shown.host.replaceAll('.', '\\.')}${shown.pathname} uses the LATIN1 encoding; ` +
+            'Hookscope needs UTF8\\. Create it with `createdb --encoding=UTF8 --template=template0 <name>` and start again\\.',
+        ),
+      );
+      assert.ok(!r.stderr.includes('pw-never-shown'));
+      const tables = new pg.Client({ connectionString: database.url });
+      await tables.connect();
+      try {
+        const { rows } = await tables.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'");
+        assert.deepEqual(rows, [{ n: 0 }]);
+      } finally {
+        await tables.end();
+      }
+    } finally {
+      await database.drop();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -42,6 +42,23 @@ async function reachable(db: PostgresDatabase, url: string): Promise<void> {
   }
 }
 
+/**
+ * Text (headers, queries, search terms) is stored and compared as UTF-8, and the search's
+ * exact check reads bodies as LATIN1 converted to the database's encoding (log-search-sql.ts),
+ * which only UTF-8 holds for every byte: another encoding would fail on the first such
+ * delivery, so it stops start-up instead, before anything is written.
+ */
+async function utf8Database(db: PostgresDatabase, url: string): Promise<void> {
+  const [row] = await db.query<{ encoding: string }>(
+    'SELECT pg_encoding_to_char(encoding) AS encoding FROM pg_database WHERE datname = current_database()',
+  );
+  if (row?.encoding === 'UTF8') return;
+  throw new Error(
+    `The database at ${describeDatabaseUrl(url)} uses the ${row?.encoding ?? 'unknown'} encoding; Hookscope needs UTF8. ` +
+      'Create it with `createdb --encoding=UTF8 --template=template0 <name>` and start again.',
+  );
+}
+
 /** How often housekeeping runs with PostgreSQL, where there are no snapshots to run it before. */
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
 
@@ -111,6 +128,7 @@ export function postgresBackend(options: PostgresBackendOptions): StorageBackend
     instances,
     open: async () => {
       await reachable(db, options.url);
+      await utf8Database(db, options.url);
       await runMigrations(db, POSTGRES_MIGRATIONS, options.clock);
       await events.start();
       await instances.start();
