@@ -47,6 +47,10 @@ const CLI_MAY_IMPORT = [
   // own rules, so a bad flag is a usage error (exit 2); these modules load node:crypto.
   'auth/account-id.ts',
   'endpoints/validation-types.ts',
+  // Where `hookscope login` keeps tokens: the data directory found, and its private files written, as the engine does.
+  'config/data-dir.ts',
+  'support/private-files.ts',
+  'support/read-if-exists.ts',
 ];
 const WEB_ONLY = 'server/api-client/ runs in browsers: web APIs only.';
 /**
@@ -59,6 +63,7 @@ const SHARED_WITH_FRONT_ENDS = [
   'support/json-shape.ts',
   'support/shell-quote.ts',
   'support/absolute-url.ts',
+  'support/api-version.ts',
   'replay/replay-limits.ts',
   'logs/log-status.ts',
   'logs/log-types.ts',

@@ -477,6 +477,125 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/session/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Exchange a sign-in code for a bearer token (`hookscope login`): for a client on another machine, no cookie */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The code from a sign-in link (`hookscope open --print`). */
+            code: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The token, for the code’s account, with the engine’s token lifetime */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['IssuedToken'];
+            };
+          };
+        };
+        /** @description Invalid input; the message names the field. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description SIGN_IN_CODE_INVALID: the code is unknown, expired or already used */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description SIGN_IN_RATE_LIMITED: too many sign-in attempts from this address this minute (Retry-After says when to try again) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/endpoints': {
     parameters: {
       query?: never;
@@ -4558,6 +4677,15 @@ export interface components {
       };
       /** @description True for the install's owner account, which may change engine-wide settings. */
       owner: boolean;
+    };
+    IssuedToken: {
+      /** @description A bearer token (JWT) for the code’s account, valid on every instance. */
+      token: string;
+      accountId: string;
+      /** @description The account’s name. */
+      account: string;
+      /** @description When the token stops working (the engine’s token lifetime). */
+      expiresAt: string;
     };
     Endpoint: {
       id: string;

@@ -19,6 +19,8 @@ export { jsonShape } from '../support/json-shape.ts';
 export { shellArg } from '../support/shell-quote.ts';
 /** Whether a string is an absolute http(s) URL, as replay targets and forward URLs must be. */
 export { isAbsoluteHttpUrl } from '../support/absolute-url.ts';
+/** The API contract's version this client speaks (`GET /api/version`'s `api`). */
+export { API_VERSION } from '../support/api-version.ts';
 
 // The CLI's flag values (commander's `.choices()`, limits in --help).
 export { LOG_STATUSES, type LogStatus } from '../logs/log-status.ts';

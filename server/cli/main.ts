@@ -11,6 +11,8 @@ import { registerEndpoints } from './commands/endpoints.ts';
 import { registerExplain } from './commands/explain.ts';
 import { registerExport } from './commands/export.ts';
 import { registerHistory } from './commands/history.ts';
+import { registerLogin } from './commands/login.ts';
+import { registerLogout } from './commands/logout.ts';
 import { registerLogs } from './commands/logs.ts';
 import { registerOpen, type BrowserOpener } from './commands/open.ts';
 import { registerReplay } from './commands/replay.ts';
@@ -49,6 +51,8 @@ export async function main(argv: string[], io: CliIO = processIO, deps: CliDeps 
   registerStart(program, io, run);
   registerToken(program, io, run);
   registerOpen(program, io, run, deps.openBrowser);
+  registerLogin(program, io, run);
+  registerLogout(program, io, run);
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);

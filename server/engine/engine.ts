@@ -174,6 +174,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
         publicUrl: config.publicBaseUrl,
         signInPerMinute: config.signInRateLimit.perMinute,
         trustProxy: config.trustProxy,
+        // `tokens` exists once the store is open (below), before the first request.
+        issueToken: (account, ttlMs) => tokens.issue(account.id, account.name, ttlMs),
+        tokenTtlMs: config.tokenTtlMs,
       }),
     );
     const endpoints = listed(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_VERSION } from '../support/api-version.ts';
 import type { VersionInfo } from '../support/version.ts';
 import { route, type RouteSpec } from './route.ts';
 
@@ -31,7 +32,7 @@ export function systemRoutes(version: VersionInfo, openapi: () => z.output<typeo
       tag: 'System',
       auth: false,
       responses: { 200: { description: 'Version information', data: VersionSchema } },
-      handler: async () => ({ data: { ...version, api: '1' } }),
+      handler: async () => ({ data: { ...version, api: API_VERSION } }),
     }),
     route({
       method: 'get',

@@ -1,3 +1,4 @@
+import type { AccountContext } from '../auth/account-context.ts';
 import { trustedProxies } from '../http/client-address.ts';
 import type { BaseUrls } from '../support/base-urls.ts';
 import type { Clock } from '../support/clock.ts';
@@ -26,6 +27,10 @@ export interface SessionFeatureDeps {
   publicUrl: string | null;
   /** Sign-in attempts per minute per source address; 0 = no limit. */
   signInPerMinute: number;
+  /** Signs a bearer token for an account (`POST /api/session/token`); called only once the engine serves. */
+  issueToken: (account: AccountContext, ttlMs: number) => Promise<string>;
+  /** How long such a token lasts (`tokenTtlMs`). */
+  tokenTtlMs: number;
   /** Reverse proxies whose X-Forwarded-For names the client the limit counts (`trustProxy`). */
   trustProxy: readonly string[];
 }

@@ -1,7 +1,14 @@
 import { sessionClearCookie, sessionCookieValues, sessionSetCookie } from '../auth/session-cookie.ts';
 import { clientAddress, type TrustedProxies } from '../http/client-address.ts';
 import { route, type RouteSpec } from '../http/route.ts';
-import { RedeemBody, SessionSchema, SignedOutSchema, SignInCodeSchema } from './session-schemas.ts';
+import {
+  IssuedTokenSchema,
+  RedeemBody,
+  SessionSchema,
+  SignedOutSchema,
+  SignInCodeSchema,
+  TokenBody,
+} from './session-schemas.ts';
 import type { SessionService } from './session-service.ts';
 import type { SignInRateLimit } from './sign-in-rate-limit.ts';
 
@@ -54,6 +61,27 @@ export function sessionRoutes(sessions: SessionService, o: SessionRouteOptions):
         const { sessionId, view } = await sessions.redeem(body.code, cookies, body.switchAccount ?? false);
         res.setHeader('Set-Cookie', sessionSetCookie(sessionId, o.sessionTtlMs, o.secureCookie));
         return { data: view };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/session/token',
+      summary:
+        'Exchange a sign-in code for a bearer token (`hookscope login`): for a client on another machine, no cookie',
+      tag,
+      auth: false,
+      body: TokenBody,
+      responses: {
+        200: {
+          description: 'The token, for the code’s account, with the engine’s token lifetime',
+          data: IssuedTokenSchema,
+        },
+      },
+      errors: { 401: CODE_INVALID, 429: RATE_LIMITED },
+      handler: async ({ body, req }) => {
+        // The same count as the UI's sign-in: both spend the same codes.
+        o.attempts.take(clientAddress(req, o.proxies) ?? '');
+        return { data: await sessions.redeemForToken(body.code) };
       },
     }),
     route({

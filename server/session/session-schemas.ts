@@ -18,6 +18,19 @@ export const RedeemBody = z.strictObject({
     }),
 });
 
+export const TokenBody = z.strictObject({
+  code: z.string().min(1).max(200).meta({ description: 'The code from a sign-in link (`hookscope open --print`).' }),
+});
+
+export const IssuedTokenSchema = z
+  .strictObject({
+    token: z.string().meta({ description: 'A bearer token (JWT) for the code’s account, valid on every instance.' }),
+    accountId: z.string(),
+    account: z.string().meta({ description: 'The account’s name.' }),
+    expiresAt: z.string().meta({ description: 'When the token stops working (the engine’s token lifetime).' }),
+  })
+  .meta({ id: 'IssuedToken' });
+
 export const SessionSchema = z
   .strictObject({
     account: z.strictObject({ id: z.string(), name: z.string() }),
@@ -30,4 +43,5 @@ export const SessionSchema = z
 export const SignedOutSchema = z.strictObject({ signedOut: z.literal(true) });
 
 export type SignInCode = z.infer<typeof SignInCodeSchema>;
+export type IssuedToken = z.infer<typeof IssuedTokenSchema>;
 export type SessionView = z.infer<typeof SessionSchema>;

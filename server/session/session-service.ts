@@ -7,7 +7,7 @@ import { isoTime, type Clock } from '../support/clock.ts';
 import type { Random } from '../support/random.ts';
 import { secretHash } from './secret-hash.ts';
 import type { SessionRepository } from './session-repository.ts';
-import type { SessionView, SignInCode } from './session-schemas.ts';
+import type { IssuedToken, SessionView, SignInCode } from './session-schemas.ts';
 import type { SignInCodes } from './sign-in-codes.ts';
 
 export interface SessionServiceDeps {
@@ -20,6 +20,10 @@ export interface SessionServiceDeps {
   sessionTtlMs: number;
   /** The account that may change engine-wide settings. */
   owner: string;
+  /** Signs a bearer token for an account; the engine's token service, which exists once the store is open. */
+  issueToken: (account: AccountContext, ttlMs: number) => Promise<string>;
+  /** How long a token traded for a code lasts (`tokenTtlMs`, as `hookscope token`'s). */
+  tokenTtlMs: number;
 }
 
 /**
@@ -75,6 +79,18 @@ export class SessionService implements SessionRegistry {
       now,
     );
     return { sessionId, view: this.describe(account) };
+  }
+
+  /**
+   * Spends a code for a bearer token instead of a cookie (`hookscope login`): a
+   * client on another machine keeps the token. No session row: a token is checked
+   * by its signature and expiry alone, on every instance.
+   */
+  async redeemForToken(code: string): Promise<IssuedToken> {
+    const account = await this.deps.codes.redeem(code);
+    const expiresAt = this.deps.clock.now() + this.deps.tokenTtlMs;
+    const token = await this.deps.issueToken(account, this.deps.tokenTtlMs);
+    return { token, accountId: account.id, account: account.name, expiresAt: isoTime(expiresAt) };
   }
 
   /** The account of a live session among `sessionIds` that is not `target`'s, if any. */

@@ -48,6 +48,8 @@ const NOT_DRIVEN: Record<string, string> = {
     'a source over the sign-in rate limit, off on loopback by default (tests/integration/team-serving.test.ts checks that answer)',
   'post /api/session/codes 429':
     'a source over the sign-in rate limit, off on loopback by default (tests/integration/team-serving.test.ts checks that answer)',
+  'post /api/session/token 429':
+    'a source over the sign-in rate limit, off on loopback by default (tests/integration/session-token.test.ts checks that answer)',
 };
 
 describe('API conformance: every response matches the OpenAPI document', () => {
@@ -82,6 +84,7 @@ describe('API conformance: every response matches the OpenAPI document', () => {
     ajv.addSchema(doc, 'openapi');
 
     ids.signInCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
+    ids.tokenCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
     // A browser signed in as the owner, and a link for another account (redeeming it there asks first: 409).
     const ownerCode = (await t.api('POST', '/api/session/codes')).body.data.code as string;
     const signedIn = await t.api('POST', '/api/session', { token: null, body: { code: ownerCode } });
@@ -416,6 +419,9 @@ describe('API conformance: every response matches the OpenAPI document', () => {
         body: { code: ids.otherSignInCode! },
         expect: 409,
       },
+      { op: 'post /api/session/token', token: null, body: { code: ids.tokenCode! }, expect: 200 },
+      { op: 'post /api/session/token', token: null, body: { code: ids.tokenCode! }, expect: 401 },
+      { op: 'post /api/session/token', token: null, body: {}, expect: 400 },
       { op: 'get /api/session', expect: 200 },
       { op: 'delete /api/session', token: null, expect: 200 },
     ];
@@ -503,6 +509,7 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       'get /api/events': {},
       'post /api/session/codes': {},
       'post /api/session': { token: null, body: { code: 'not-a-code' } },
+      'post /api/session/token': { token: null, body: { code: 'not-a-code' } },
       'get /api/session': {},
       'delete /api/session': { token: null },
     };

@@ -5,6 +5,7 @@ import { LOG_STATUSES, type LogStatus } from '../../api-client/shared.ts';
 import { connect, withClientOptions, type ClientOptions, type RunAction } from '../client-options.ts';
 import { EXIT, type CliIO } from '../cli-output.ts';
 import { EngineNotRunningError } from '../engine-not-running-error.ts';
+import { EngineUnreachableError } from '../remote-engine-errors.ts';
 import { colorsFor, formatBytes, formatClock, statusText, type Colors } from '../render.ts';
 import { jsonWithEscapedControls, terminalSafe, type SafeText } from '../terminal-safe.ts';
 
@@ -41,8 +42,8 @@ export async function tail(opts: TailOptions, io: CliIO, signal?: AbortSignal): 
     await followEvents<EngineEventShape>({
       signal: stop.signal,
       connect: () => connect(opts, io),
-      // Between an engine's stop and its restart there is no runtime.json: wait for it.
-      isRetriable: (e) => e instanceof EngineNotRunningError,
+      // Between an engine's stop and its restart there is no runtime.json, or no answer at its URL: wait for it.
+      isRetriable: (e) => e instanceof EngineNotRunningError || e instanceof EngineUnreachableError,
       onConnected: (api) => {
         if (announced) return;
         announced = true;
