@@ -50,7 +50,7 @@ function capture(accountId: string, body: string): NewLog {
 
 async function withRepo(
   retention: { maxLogsPerAccount: number; maxBodyBytesPerAccount: number },
-  fn: (repo: PostgresLogsRepository, db: CountingDatabase) => Promise<void>,
+  fn: (repo: PostgresLogsRepository, db: CountingDatabase, url: string) => Promise<void>,
 ): Promise<void> {
   const database = await freshDatabase();
   const errors: unknown[] = [];
@@ -58,7 +58,7 @@ async function withRepo(
   try {
     await runMigrations(db, POSTGRES_MIGRATIONS, new ManualClock(1_700_000_000_000));
     db.transactions = 0;
-    await fn(new PostgresLogsRepository(db, () => retention), db);
+    await fn(new PostgresLogsRepository(db, () => retention), db, database.url);
     assert.deepEqual(errors, []);
   } finally {
     await db.close();
@@ -113,6 +113,43 @@ describe('PostgreSQL logs: inserts written in groups', () => {
       assert.equal((await repo.find('acc_a', 'log_dup'))?.body?.toString(), 'first');
       const [bodies] = await db.query<{ n: number }>('SELECT count(*) AS n FROM log_bodies');
       assert.equal(bodies!.n, 4);
+    });
+  });
+
+  test('two instances writing the same accounts at once: every insert is stored once, counts and retention exact', async () => {
+    const retention = { maxLogsPerAccount: 10, maxBodyBytesPerAccount: 1 << 30 };
+    await withRepo(retention, async (first, db, url) => {
+      const otherDb = new PostgresDatabase({ url, onError: (e) => assert.fail(String(e)) });
+      try {
+        const second = new PostgresLogsRepository(otherDb, () => retention);
+        // Groups of one account and of several, from two pools at once, each queueing on the
+        // accounts' counts rows: every insert stored once, the counts and the budgets exact.
+        const accounts = ['acc_a', 'acc_b', 'acc_c'];
+        const results = await Promise.allSettled(
+          Array.from({ length: 300 }, (_, i) =>
+            (i % 2 === 0 ? first : second).insert(
+              `log_${String(i).padStart(3, '0')}`,
+              capture(accounts[i % 7 < 5 ? 0 : i % 3]!, `body ${i}`),
+              'durable',
+            ),
+          ),
+        );
+        assert.deepEqual(
+          results.filter((r) => r.status === 'rejected'),
+          [],
+        );
+        const counts = await db.query<{ account_id: string; logs: number; kept: number }>(
+          `SELECT s.account_id, s.logs, (SELECT count(*)::int FROM logs l WHERE l.account_id = s.account_id) AS kept
+           FROM log_account_stats s ORDER BY s.account_id`,
+        );
+        assert.deepEqual(counts, [
+          { account_id: 'acc_a', logs: 10, kept: 10 },
+          { account_id: 'acc_b', logs: 10, kept: 10 },
+          { account_id: 'acc_c', logs: 10, kept: 10 },
+        ]);
+      } finally {
+        await otherDb.close();
+      }
     });
   });
 });
