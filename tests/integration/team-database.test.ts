@@ -23,6 +23,10 @@ const withPassword = (url: string): string => {
   return u.toString();
 };
 
+/** `serve --database url` expected to refuse to start: its result, or a kill after 20 s if it did start. */
+const serveRefused = (dir: string, url: string) =>
+  runCli(['serve', '--data-dir', dir, '--api-port', '0', '--receiver-port', '0', '--database', url], {}, 20_000);
+
 async function stopServe(s: ServeProcess): Promise<void> {
   s.child.kill('SIGTERM');
   assert.equal(await s.exited, 0, s.output());
@@ -110,17 +114,7 @@ describe('serve --database', () => {
     const port = await closedPort();
     try {
       const url = `postgres://hookscope:pw-never-shown@127.0.0.1:${port.port}/hookscope`;
-      const r = await runCli([
-        'serve',
-        '--data-dir',
-        dir,
-        '--api-port',
-        '0',
-        '--receiver-port',
-        '0',
-        '--database',
-        url,
-      ]);
+      const r = await serveRefused(dir, url);
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
@@ -140,21 +134,7 @@ describe('serve --database', () => {
     const dir = await makeTempDir();
     const database = await freshDatabase({ encoding: 'LATIN1' });
     try {
-      const r = await runCli(
-        [
-          'serve',
-          '--data-dir',
-          dir,
-          '--api-port',
-          '0',
-          '--receiver-port',
-          '0',
-          '--database',
-          withPassword(database.url),
-        ],
-        {},
-        20_000,
-      );
+      const r = await serveRefused(dir, withPassword(database.url));
       assert.equal(r.code, 1);
       const shown = new URL(database.url);
       assert.match(
