@@ -51,6 +51,10 @@ const CLI_MAY_IMPORT = [
   'config/data-dir.ts',
   'support/private-files.ts',
   'support/read-if-exists.ts',
+  // `hookscope listen` sends from the laptop what the engine built, exactly as the engine sends (node:http),
+  // and reads --since as the engine reads durations.
+  'replay/http-sender.ts',
+  'config/durations.ts',
 ];
 const WEB_ONLY = 'server/api-client/ runs in browsers: web APIs only.';
 /**

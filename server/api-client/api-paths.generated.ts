@@ -2532,6 +2532,137 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/replay/{webhookLogId}/outgoing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The request a replay to targetUrl would send (sub-path and query joined, headers, re-signed when asked, exact body), built and not sent */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          webhookLogId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Absolute http:// or https:// URL to send the delivery to. */
+            targetUrl: string;
+            resign?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description The request to send */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['OutgoingRequest'];
+            };
+          };
+        };
+        /** @description targetUrl is not an absolute http(s) URL, or the sub-path cannot be joined below it (UNSAFE_SUB_PATH) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The log body was truncated (over the body limit), or the endpoint has no secret to re-sign with */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/replay/{webhookLogId}/history': {
     parameters: {
       query?: never;
@@ -4796,6 +4927,18 @@ export interface components {
       /** @enum {string} */
       bodyEncoding: 'utf8' | 'base64';
       truncated: boolean;
+    };
+    /** @description What the engine would send for a log; the caller sends it (hookscope listen, from the laptop). */
+    OutgoingRequest: {
+      method: string;
+      /** @description targetUrl with the delivery's sub-path below it and its query appended, as forwarding joins them. */
+      url: string;
+      /** @description In order and case: the original headers without hop-by-hop ones, Host and Content-Length for this target, the engine's X-Forwarded-*, then (resign) a fresh signature of the endpoint's scheme. */
+      headers: [string, string][];
+      /** @description The exact bytes received, in bodyEncoding. */
+      body: string;
+      /** @enum {string} */
+      bodyEncoding: 'utf8' | 'base64';
     };
     /** @description One attempt: the request as sent (method, targetUrl, requestHeaders in order, body) and the response. */
     ReplayExchange: {

@@ -13,6 +13,7 @@ import { registerExport } from './commands/export.ts';
 import { registerHistory } from './commands/history.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerLogout } from './commands/logout.ts';
+import { registerListen } from './commands/listen.ts';
 import { registerLogs } from './commands/logs.ts';
 import { registerOpen, type BrowserOpener } from './commands/open.ts';
 import { registerReplay } from './commands/replay.ts';
@@ -56,6 +57,7 @@ export async function main(argv: string[], io: CliIO = processIO, deps: CliDeps 
   registerEndpoints(program, io, run);
   registerLogs(program, io, run);
   registerTail(program, io, run);
+  registerListen(program, io, run);
   registerReplay(program, io, run);
   registerHistory(program, io, run);
   registerShare(program, io, run);

@@ -9,6 +9,8 @@ import {
   HistoryQuery,
   HistorySchema,
   LogIdParams,
+  OutgoingBody,
+  OutgoingRequestSchema,
   ReplayBody,
   ReplayDetailSchema,
   ReplayExchangeSchema,
@@ -16,7 +18,7 @@ import {
 } from './replay-schemas.ts';
 import type { ReplayService } from './replay-service.ts';
 import { historyEntry } from './replay-types.ts';
-import { replayDetailView, replayDiffView, replayExchangeView } from './replay-views.ts';
+import { outgoingRequestView, replayDetailView, replayDiffView, replayExchangeView } from './replay-views.ts';
 
 const REPLAY_RESPONSES = {
   200: {
@@ -58,6 +60,25 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       errors: REPLAY_ERRORS,
       handler: async ({ account, params, body }) => ({
         data: replayDetailView(await replays.replay(account, params.id, body)),
+      }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/replay/:webhookLogId/outgoing',
+      summary:
+        'The request a replay to targetUrl would send (sub-path and query joined, headers, re-signed when asked, exact body), built and not sent',
+      tag,
+      // Builds a request and changes nothing (no history entry).
+      acts: false,
+      params: LogIdParams,
+      body: OutgoingBody,
+      responses: { 200: { description: 'The request to send', data: OutgoingRequestSchema } },
+      errors: {
+        400: 'targetUrl is not an absolute http(s) URL, or the sub-path cannot be joined below it (UNSAFE_SUB_PATH)',
+        409: 'The log body was truncated (over the body limit), or the endpoint has no secret to re-sign with',
+      },
+      handler: async ({ account, params, body }) => ({
+        data: outgoingRequestView(await replays.outgoing(account, params.webhookLogId, body)),
       }),
     }),
     route({

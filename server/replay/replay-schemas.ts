@@ -90,6 +90,12 @@ export const ReplayBody = z
     }
   });
 
+/** `POST /api/replay/:webhookLogId/outgoing`: the request a replay to targetUrl would send, built but not sent. */
+export const OutgoingBody = z.object({
+  targetUrl,
+  resign: z.boolean({ error: 'resign must be true or false.' }).optional(),
+});
+
 export const LogIdParams = z.object({ webhookLogId: z.string().min(1).max(100) });
 export const AliasParams = z.object({ id: z.string().min(1).max(100) });
 export const ReplayParams = LogIdParams.extend({ replayId: z.string().min(1).max(100) });
@@ -161,6 +167,25 @@ export const ReplayExchangeSchema = ReplayDetailSchema.extend({
   description: 'One attempt: the request as sent (method, targetUrl, requestHeaders in order, body) and the response.',
 });
 
+export const OutgoingRequestSchema = z
+  .strictObject({
+    method: z.string(),
+    url: z.string().meta({
+      description: "targetUrl with the delivery's sub-path below it and its query appended, as forwarding joins them.",
+    }),
+    headers: Pairs.meta({
+      description:
+        'In order and case: the original headers without hop-by-hop ones, Host and Content-Length for this ' +
+        "target, the engine's X-Forwarded-*, then (resign) a fresh signature of the endpoint's scheme.",
+    }),
+    body: z.string().meta({ description: 'The exact bytes received, in bodyEncoding.' }),
+    bodyEncoding: z.enum(['utf8', 'base64']),
+  })
+  .meta({
+    id: 'OutgoingRequest',
+    description: 'What the engine would send for a log; the caller sends it (hookscope listen, from the laptop).',
+  });
+
 export const HistorySchema = z.strictObject({ history: z.array(HistoryEntrySchema), total: z.number() });
 
 const Side = z.strictObject({
@@ -215,6 +240,7 @@ export const ForwardStatusSchema = z
 export type ReplayHistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export type ReplayDetail = z.infer<typeof ReplayDetailSchema>;
 export type ReplayExchange = z.infer<typeof ReplayExchangeSchema>;
+export type OutgoingRequestView = z.infer<typeof OutgoingRequestSchema>;
 export type ReplayHistoryPage = z.infer<typeof HistorySchema>;
 export type ReplayDiffView = z.infer<typeof DiffSchema>;
 export type ForwardStatus = z.infer<typeof ForwardStatusSchema>;

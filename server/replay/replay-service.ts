@@ -16,6 +16,7 @@ import type { Clock } from '../support/clock.ts';
 import { headerValue } from '../support/headers.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { ForwardQueueRepository } from './forward-queue-repository.ts';
+import { forwardTarget } from './forwarder.ts';
 import { NOT_SENT, send as httpSend, TIMEOUT, type SendInput, type SendResult } from './http-sender.ts';
 import { buildHeaders, forwardedHeaders, type HeaderOverrides } from './outgoing-request.ts';
 import { diffReplays, type ReplayDiff } from './replay-diff.ts';
@@ -45,6 +46,14 @@ export interface ReplayInput {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A request built for a stored delivery and not sent (outgoing): the caller sends it. */
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  headers: HeaderPairs;
+  body: Buffer;
+}
 
 export interface ReplayServiceDeps {
   repo: ReplayRepository;
@@ -171,6 +180,37 @@ export class ReplayService implements ReplayReader {
       throw new BadGatewayError(result.error.message, details, result.error.code);
     }
     return record;
+  }
+
+  /**
+   * The request forwarding would send for the log to `targetUrl` (sub-path and
+   * query joined as forwardTarget does, headers as buildHeaders makes them,
+   * re-signed when asked), built and not sent: `hookscope listen` sends it from
+   * the laptop, which the engine cannot reach, with a signature only the engine
+   * can make (it holds the secret). Nothing is recorded.
+   */
+  async outgoing(
+    account: AccountContext,
+    logId: string,
+    input: { targetUrl: string; resign?: boolean },
+  ): Promise<OutgoingRequest> {
+    const { log, forwarded } = await this.sendable(account, logId);
+    const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
+    if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
+    if (log.truncated) {
+      throw new ConflictError(
+        `Log ${logId} holds only the first ${log.storedSize} of its ${log.size} bytes (it was over the body limit); it cannot be sent as received.`,
+        'LOG_BODY_TRUNCATED',
+      );
+    }
+    const url = forwardTarget(input.targetUrl, log.path, log.query);
+    const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, log.body) : [];
+    return {
+      method: log.method,
+      url,
+      headers: buildHeaders(log.rawHeaders, url, log.body, {}, signed, forwarded),
+      body: log.body,
+    };
   }
 
   /** The log (account-scoped: another account's is a 404), its exact bytes and the X-Forwarded-* to send with them. */

@@ -2,8 +2,8 @@ import { headerObject } from '../support/headers.ts';
 import { isoTime } from '../support/clock.ts';
 import { encodeBody } from './http-sender.ts';
 import type { ReplayDiff, ReplaySide } from './replay-diff.ts';
-import type { ReplayDetail, ReplayDiffView, ReplayExchange } from './replay-schemas.ts';
-import type { SentReplay } from './replay-service.ts';
+import type { OutgoingRequestView, ReplayDetail, ReplayDiffView, ReplayExchange } from './replay-schemas.ts';
+import type { OutgoingRequest, SentReplay } from './replay-service.ts';
 import { historyEntry, type StoredReplay } from './replay-types.ts';
 
 /** An attempt as a replay answers it: the history entry with what was sent and what came back. */
@@ -32,6 +32,11 @@ export function replayExchangeView(x: SentReplay): ReplayExchange {
     requestBodySize: x.requestBodySize,
     requestBodyTruncated: truncated,
   };
+}
+
+export function outgoingRequestView(r: OutgoingRequest): OutgoingRequestView {
+  const body = encodeBody(r.body, false);
+  return { method: r.method, url: r.url.href, headers: r.headers, body: body.text, bodyEncoding: body.encoding };
 }
 
 const sideView = (s: ReplaySide): ReplayDiffView['a'] => ({ ...s, createdAt: isoTime(s.createdAt) });

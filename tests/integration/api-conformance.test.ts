@@ -376,6 +376,18 @@ describe('API conformance: every response matches the OpenAPI document', () => {
         body: { targetUrl: slow.url, timeoutMs: 200 },
         expect: 504,
       },
+      {
+        op: 'post /api/replay/{webhookLogId}/outgoing',
+        params: { webhookLogId: ids.okLog! },
+        body: { targetUrl: target.url, resign: true },
+        expect: 200,
+      },
+      {
+        op: 'post /api/replay/{webhookLogId}/outgoing',
+        params: { webhookLogId: ids.truncatedLog! },
+        body: { targetUrl: target.url },
+        expect: 409,
+      },
       { op: 'get /api/replay/{webhookLogId}/history', params: { webhookLogId: ids.okLog! }, expect: 200 },
       {
         op: 'get /api/replay/{webhookLogId}/replays/{replayId}',
@@ -492,6 +504,10 @@ describe('API conformance: every response matches the OpenAPI document', () => {
       'delete /api/webhooks/{logId}/share': { params: log },
       'post /api/replay/{webhookLogId}': { params: { webhookLogId: ids.okLog! }, body: { targetUrl: target.url } },
       'post /api/webhooks/{id}/replay': { params: { id: ids.okLog! }, body: { targetUrl: target.url } },
+      'post /api/replay/{webhookLogId}/outgoing': {
+        params: { webhookLogId: ids.okLog! },
+        body: { targetUrl: target.url },
+      },
       'get /api/replay/{webhookLogId}/history': { params: { webhookLogId: ids.okLog! } },
       'get /api/replay/{webhookLogId}/replays/{replayId}': {
         params: { webhookLogId: ids.okLog!, replayId: ids.replayA! },
