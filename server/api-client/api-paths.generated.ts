@@ -1528,7 +1528,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List logs, newest first (search matches body, headers and path) */
+    /** List logs, newest first (search matches body, headers and path), or oldest first after a cursor (after) */
     get: {
       parameters: {
         query?: {
@@ -1541,6 +1541,8 @@ export interface paths {
           pinned?: boolean | 'true' | 'false' | 1 | 0;
           /** @description Only logs of this event type (exact match, as `eventType` shows it). */
           eventType?: string;
+          /** @description A cursor: only the logs that arrived after this log (the store's arrival order), oldest first; the other filters still apply, `total` counts the logs after it that pass them. Not with offset or search. A log the account does not have (deleted, evicted, never stored) is 404 CURSOR_NOT_FOUND. */
+          after?: string;
         };
         header?: never;
         path?: never;
@@ -1587,6 +1589,15 @@ export interface paths {
         };
         /** @description Host header not allowed (DNS rebinding protection). */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description CURSOR_NOT_FOUND: the log named by after is not stored (deleted, evicted) or not this account's */
+        404: {
           headers: {
             [name: string]: unknown;
           };

@@ -20,11 +20,6 @@ export function retryDelay(attempt: number, d: RetryDelays): number {
   return Math.min(d.maxMs, d.initialMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
 }
 
-/** Whether a log passes a start point. Log ids are time-sortable (`log_` + ULID), so "after" compares ids. */
-export function isAfter(log: Pick<LogSummary, 'id' | 'receivedAt'>, start: StartPoint): boolean {
-  return 'afterId' in start ? log.id > start.afterId : Date.parse(log.receivedAt) >= start.sinceMs;
-}
-
 /** Where the listener keeps its places (listen-state.ts). */
 export interface PlaceStore {
   load(): Promise<Map<string, string>>;
@@ -155,35 +150,106 @@ export class DeliveryListener {
     const place = (await this.opts.places.load()).get(endpointId);
     const start = first && this.opts.since ? this.opts.since : place !== undefined ? { afterId: place } : null;
     if (start === null) return;
-    const missed = await this.listAfter(endpointId, start);
-    for (const log of missed) {
+    const missed = await this.missed(endpointId, start);
+    for (const log of missed ?? []) {
       if (this.opts.signal.aborted) return;
       await this.forward(endpointId, log, !this.queuedLive.has(log.id));
     }
   }
 
   /**
-   * The endpoint's logs past `start`, oldest first. The API lists newest first,
-   * so pages are read until one reaches back to `start`; a delivery arriving
-   * meanwhile shifts the pages, and is then read twice (kept once) or comes live.
+   * What the catch-up sends, in arrival order; null once stopped. After a log: what
+   * arrived after it (`''`: every stored log). Since a time: the stored logs received
+   * since then, the whole endpoint read in arrival order (at most its retention).
    */
-  private async listAfter(endpointId: string, start: StartPoint): Promise<LogSummary[]> {
+  private async missed(endpointId: string, start: StartPoint): Promise<LogSummary[] | null> {
+    if ('afterId' in start) return this.arrivedAfter(endpointId, start.afterId === '' ? null : start.afterId);
+    const stored = await this.arrivedAfter(endpointId, null);
+    return stored?.filter((log) => Date.parse(log.receivedAt) >= start.sinceMs) ?? null;
+  }
+
+  /**
+   * The endpoint's logs that arrived after `place` (every stored one when null), in
+   * the engine's arrival order: pages after a cursor (`after`), each from the last
+   * log of the page before, so a log deleted or evicted meanwhile shifts nothing. A
+   * cursor deleted meanwhile: the one before it serves (what comes again is kept
+   * once). The place itself gone: from the oldest stored log, said on one line;
+   * eviction goes oldest first, so what is left arrived after it (unless pinned, or
+   * the place was deleted by hand: then older ones are sent again rather than lost).
+   */
+  private async arrivedAfter(endpointId: string, place: string | null): Promise<LogSummary[] | null> {
     const found = new Map<string, LogSummary>();
-    for (let offset = 0; ; offset += this.pageSize) {
-      const page = await this.engine((api) =>
+    const cursors = place === null ? [] : [place];
+    for (;;) {
+      const cursor = cursors.at(-1);
+      if (cursor === undefined) {
+        // From the start: the oldest stored log, then the pages after it.
+        found.clear();
+        const oldest = await this.oldest(endpointId);
+        if (oldest === null) return null;
+        if (oldest === undefined) return [];
+        found.set(oldest.id, oldest);
+        cursors.push(oldest.id);
+        continue;
+      }
+      const page = await this.pageAfter(endpointId, cursor);
+      if (page === null) return null;
+      if (page === 'gone') {
+        cursors.pop();
+        if (cursor === place) {
+          this.opts.report({
+            type: 'notice',
+            endpointId,
+            message:
+              `${endpointId}: ${cursor}, where the catch-up starts, is no longer stored (deleted, or evicted by ` +
+              "retention); catching up from the endpoint's oldest stored delivery.",
+          });
+        }
+        continue;
+      }
+      for (const log of page.logs) {
+        found.set(log.id, log);
+        cursors.push(log.id);
+      }
+      if (!page.hasMore) return [...found.values()];
+    }
+  }
+
+  /** A page after `cursor`, oldest first; 'gone' when the engine no longer has that log; null once stopped. */
+  private async pageAfter(
+    endpointId: string,
+    cursor: string,
+  ): Promise<{ logs: LogSummary[]; hasMore: boolean } | 'gone' | null> {
+    try {
+      return await this.engine((api) =>
         api.get('/api/webhooks/logs', {
-          params: { query: { endpointId, limit: String(this.pageSize), offset: String(offset) } },
+          params: { query: { endpointId, after: cursor, limit: String(this.pageSize) } },
         }),
       );
-      if (page === null) return [];
-      let reachedStart = false;
-      for (const log of page.logs) {
-        if (isAfter(log, start)) found.set(log.id, log);
-        else reachedStart = true;
-      }
-      if (reachedStart || !page.hasMore) break;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && e.code === 'CURSOR_NOT_FOUND') return 'gone';
+      throw e;
     }
-    return [...found.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * The endpoint's oldest stored log (undefined when it has none; null once stopped):
+   * the last of the newest-first list, at the offset its own total gives. A page and
+   * its total are one snapshot, so the read is repeated until the total it was aimed
+   * with is the one it got.
+   */
+  private async oldest(endpointId: string): Promise<LogSummary | undefined | null> {
+    for (let total = 0; ;) {
+      const page = await this.engine((api) =>
+        api.get('/api/webhooks/logs', {
+          params: { query: { endpointId, limit: '1', offset: String(Math.max(total - 1, 0)) } },
+        }),
+      );
+      if (page === null) return null;
+      if (page.total === 0) return undefined;
+      if (page.total === total && page.logs[0] !== undefined) return page.logs[0];
+      total = page.total;
+    }
   }
 
   private async forward(endpointId: string, log: LogSummary, catchUp: boolean): Promise<void> {

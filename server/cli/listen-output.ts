@@ -30,6 +30,8 @@ export type ListenReport =
       resign: boolean;
     }
   | { type: 'connection'; message: string }
+  /** About one endpoint's catch-up: where it starts when the place it kept is gone. */
+  | { type: 'notice'; endpointId: string; message: string }
   | (About & { type: 'forwarded'; url: string; status: number; durationMs: number; attempt: number })
   | (About & {
       type: 'retry';
@@ -80,6 +82,8 @@ export function listenLine(r: ListenReport, c: Colors, safe: SafeText): string {
     }
     case 'connection':
       return c.dim(r.message);
+    case 'notice':
+      return c.yellow(r.message);
     default: {
       const head = `${c.dim(formatClock(r.log.receivedAt))}  ${safe(r.log.eventType ?? '-')}  ${c.bold(safe(r.log.method))} ${safe(pathWithQuery(r.log))}`;
       const caught = r.catchUp ? c.dim('  (caught up)') : '';
@@ -96,7 +100,7 @@ export function listenLine(r: ListenReport, c: Colors, safe: SafeText): string {
 
 /** The same report as one flat JSON object (`--json`): `type`, then the delivery's fields, then the outcome's. */
 export function listenJson(r: ListenReport): Record<string, unknown> {
-  if (r.type === 'listening' || r.type === 'connection') return { ...r };
+  if (r.type === 'listening' || r.type === 'connection' || r.type === 'notice') return { ...r };
   const { log, type, ...rest } = r;
   return {
     type,

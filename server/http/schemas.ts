@@ -43,15 +43,18 @@ export const booleanLike = (field: string) =>
 
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Query integers arrive as strings; reject anything that is not a plain whole number. */
-export const queryInt = (field: string, min: number, max: number, fallback: number) =>
+/** Query integers arrive as strings; reject anything that is not a plain whole number. Absent: undefined. */
+export const optionalQueryInt = (field: string, min: number, max: number) =>
   z
     .string({ error: `${field} must be a single whole number.` })
     .regex(/^\d+$/, { error: `${field} must be a whole number between ${min} and ${max}.` })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `${field} must be between ${min} and ${max}.` })
-    .optional()
-    .transform((n) => n ?? fallback);
+    .optional();
+
+/** A query integer, `fallback` when absent. */
+export const queryInt = (field: string, min: number, max: number, fallback: number) =>
+  optionalQueryInt(field, min, max).transform((n) => n ?? fallback);
 
 export const idParam = (name: string, prefix: string) =>
   z.object({

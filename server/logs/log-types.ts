@@ -68,6 +68,16 @@ export interface LogQuery {
   eventType?: string;
 }
 
+/**
+ * A page after a cursor: the account's logs that arrived after the log `after`
+ * (the store's arrival order, `seq`), oldest first, with the filters of a list.
+ * No offset (the cursor is the place) and no search (a search is read whole,
+ * newest first).
+ */
+export interface LogCursorQuery extends Omit<LogQuery, 'offset' | 'search'> {
+  after: string;
+}
+
 /** What metrics asks of the logs: stored deliveries received in [fromMs, toMs). */
 export interface LogStatsQuery {
   fromMs: number;

@@ -2,6 +2,7 @@ import type { WriteAck, WriteReceipt } from '../store/store-types.ts';
 import type {
   AnswerRecord,
   HeaderPairs,
+  LogCursorQuery,
   LogQuery,
   LogStats,
   LogStatsQuery,
@@ -62,7 +63,8 @@ export interface RetentionPolicy {
  * - Records come back exactly as written: strings byte for byte (U+0000 included;
  *   null and '' apart), numbers as numbers, flags as booleans, the body as a Buffer
  *   of exactly the bytes stored.
- * - Storage order is insert order: lists are newest first, retention evicts oldest first.
+ * - Storage order is insert order: lists are newest first (pages after a cursor oldest
+ *   first), retention evicts oldest first.
  * - The retention policy is the backend's (read at each insert): after an insert an
  *   account holds at most `maxLogsPerAccount` unpinned logs, the oldest unpinned
  *   going first; and once its unpinned bodies weigh more than `maxBodyBytesPerAccount`,
@@ -99,6 +101,17 @@ export interface LogsRepository {
    * `%` and `_` literal, a text ending at its first U+0000).
    */
   page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }>;
+
+  /**
+   * The account's logs passing the filters of `q` that arrived after the log `q.after`
+   * (storage order, not ids or times: on PostgreSQL an account's inserts queue on its
+   * row lock, so a later seq is a later commit), oldest first, without bodies, and how
+   * many such logs there are (the page's included), in one snapshot. The cursor log
+   * need not pass the filters; undefined when the account has no log `q.after`
+   * (never stored, deleted, evicted, another account's). A log deleted between two
+   * pages never shifts the next one: it starts after the cursor, wherever that is.
+   */
+  pageAfter(accountId: string, q: LogCursorQuery): Promise<{ rows: StoredLog[]; total: number } | undefined>;
 
   /** The log with its body and answer, or undefined when the account has no such log. */
   find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined>;

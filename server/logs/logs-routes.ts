@@ -24,11 +24,15 @@ export function logsRoutes(logs: LogsService, actions: LogActionsService): Route
     route({
       method: 'get',
       path: '/api/webhooks/logs',
-      summary: 'List logs, newest first (search matches body, headers and path)',
+      summary:
+        'List logs, newest first (search matches body, headers and path), or oldest first after a cursor (after)',
       tag,
       acts: false,
       query: LogListQuery,
       responses: { 200: { description: 'A page of logs', data: LogPageSchema } },
+      errors: {
+        404: "CURSOR_NOT_FOUND: the log named by after is not stored (deleted, evicted) or not this account's",
+      },
       handler: async ({ account, query }) => ({ data: pageView(await logs.list(account, query)) }),
     }),
     route({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanLike, queryInt } from '../http/schemas.ts';
+import { booleanLike, optionalQueryInt, queryInt } from '../http/schemas.ts';
 import { SCHEME_IDS } from '../signatures/scheme-ids.ts';
 import { VERIFICATION_REASONS } from '../signatures/verification.ts';
 import { EVENT_TYPE_MAX_LENGTH } from './event-type.ts';
@@ -11,9 +11,10 @@ export const MAX_PAGE = 200;
 
 const single = (field: string) => z.string({ error: `${field} must be given once, as a string.` });
 
-export const LogListQuery = z.object({
+const LogListFields = z.object({
   limit: queryInt('limit', 1, MAX_PAGE, 50),
-  offset: queryInt('offset', 0, 100_000_000, 0),
+  // No default here: a page after a cursor refuses an offset, so it must see whether one came (the list starts at 0).
+  offset: optionalQueryInt('offset', 0, 100_000_000),
   status: z.enum(LOG_STATUSES, { error: `status must be one of: ${LOG_STATUSES.join(', ')}.` }).optional(),
   search: single('search').max(500, { error: 'search must be at most 500 characters.' }).optional(),
   endpointId: single('endpointId').min(1).max(100, { error: 'endpointId must be at most 100 characters.' }).optional(),
@@ -23,9 +24,30 @@ export const LogListQuery = z.object({
     .max(EVENT_TYPE_MAX_LENGTH, { error: `eventType must be at most ${EVENT_TYPE_MAX_LENGTH} characters.` })
     .optional()
     .meta({ description: 'Only logs of this event type (exact match, as `eventType` shows it).' }),
+  after: single('after')
+    .regex(/^[A-Za-z0-9_]{1,100}$/, { error: 'after must be a log id (log_ followed by letters and digits).' })
+    .optional()
+    .meta({
+      description:
+        "A cursor: only the logs that arrived after this log (the store's arrival order), oldest first; the " +
+        'other filters still apply, `total` counts the logs after it that pass them. Not with offset or search. ' +
+        'A log the account does not have (deleted, evicted, never stored) is 404 CURSOR_NOT_FOUND.',
+    }),
 });
 
-export const WebhookListQuery = LogListQuery.pick({ limit: true, offset: true, endpointId: true });
+export const LogListQuery = LogListFields.superRefine((q, ctx) => {
+  for (const field of ['offset', 'search'] as const) {
+    if (q.after !== undefined && q[field] !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `${field} cannot be used with after: a page after a cursor starts right after that log; leave ${field} out.`,
+      });
+    }
+  }
+});
+
+export const WebhookListQuery = LogListFields.pick({ limit: true, offset: true, endpointId: true });
 
 export const LogIdParams = z.object({ logId: z.string().min(1).max(100) });
 

@@ -2,7 +2,7 @@ import type { AccountContext } from '../auth/account-context.ts';
 import { NotFoundError } from '../errors/app-errors.ts';
 import type { IdGenerator } from '../support/ids.ts';
 import type { WriteAck } from '../store/store-types.ts';
-import type { LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog } from './log-types.ts';
+import type { LogCursorQuery, LogQuery, LogStats, LogStatsQuery, LogStatus, NewLog } from './log-types.ts';
 import { summaryView } from './log-views.ts';
 import type { LogSummary } from './logs-schemas.ts';
 import type { LogsRepository, StoredLog, StoredLogWithAnswer } from './logs-repository.ts';
@@ -21,7 +21,13 @@ export interface StoredLogWithBody extends StoredLogWithAnswer {
   body: Buffer;
 }
 
-/** A page of the account's logs, newest first, without their bodies. */
+/**
+ * What a list asks: a page by offset (absent: 0), newest first, or with `after` a
+ * page after that log, oldest first (the schema refuses `after` with offset or search).
+ */
+export type LogListRequest = Omit<LogQuery, 'offset'> & { offset?: number; after?: string };
+
+/** A page of the account's logs (newest first, or oldest first after a cursor), without their bodies. */
 export interface LogsPage {
   logs: StoredLog[];
   total: number;
@@ -55,15 +61,24 @@ export class LogsService {
     return { id, settled: receipt.settled };
   }
 
-  async list(account: AccountContext, q: LogQuery): Promise<LogsPage> {
-    const { rows, total } = await this.repo.page(account.id, q);
-    return {
-      logs: rows,
-      total,
-      limit: q.limit,
-      offset: q.offset,
-      hasMore: q.offset + rows.length < total,
-    };
+  async list(account: AccountContext, request: LogListRequest): Promise<LogsPage> {
+    const { after, offset = 0, ...filters } = request;
+    if (after !== undefined) return this.listAfter(account, { ...filters, after });
+    const { rows, total } = await this.repo.page(account.id, { ...filters, offset });
+    return { logs: rows, total, limit: request.limit, offset, hasMore: offset + rows.length < total };
+  }
+
+  /** A page after a cursor: `total` counts every log after it that passes the filters, so more follow while it is larger. */
+  private async listAfter(account: AccountContext, q: LogCursorQuery): Promise<LogsPage> {
+    const page = await this.repo.pageAfter(account.id, q);
+    if (!page) {
+      throw new NotFoundError(
+        `Log ${q.after} (after) was not found: it was deleted or evicted by retention, or is not one of this ` +
+          "account's logs. List without after (newest first) to find a log to start from.",
+        'CURSOR_NOT_FOUND',
+      );
+    }
+    return { logs: page.rows, total: page.total, limit: q.limit, offset: 0, hasMore: page.rows.length < page.total };
   }
 
   /** The detail of `GET /api/webhooks/logs/:logId`: the capture with what was answered and whether Explain applies. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CustomResponse } from '../../server/endpoints/custom-response.ts';
 import { likeMatchesBytes, likeTerm } from '../../server/logs/like-text.ts';
-import type { LogQuery, LogStats, NewLog } from '../../server/logs/log-types.ts';
+import type { LogCursorQuery, LogQuery, LogStats, NewLog } from '../../server/logs/log-types.ts';
 import type {
   LogsRepository,
   RetentionPolicy,
@@ -299,6 +299,121 @@ export function logsContract(harnessFor: LogsHarnessFor): void {
             );
           }
         }
+      });
+    });
+
+    test('pages after a cursor are oldest first in storage order (not id or time order), filtered, totals exact', async () => {
+      await withLogs(async (b) => {
+        const logs: { id: string; log: NewLog; pinned: boolean }[] = [];
+        for (let i = 0; i < 24; i++) {
+          // Ids and receivedAt run backwards: only storage order says what arrived after what.
+          const id = `log_${String(99 - i)}`;
+          const log = await put(b, id, {
+            endpointId: i % 3 === 0 ? 'ep_x' : 'ep_y',
+            status: i % 4 === 0 ? 'failed' : 'success',
+            verification: i % 4 === 0 ? failed('no_matching_signature') : SKIPPED,
+            eventType: i % 2 === 0 ? 'invoice.paid' : 'charge.failed',
+            receivedAt: T0 - i * 1000,
+          });
+          logs.push({ id, log, pinned: i % 5 === 0 });
+        }
+        for (const l of logs) if (l.pinned) await b.repo.setPinned('acc_a', l.id, true);
+        await put(b, 'log_other', { accountId: 'acc_b' });
+        const filters: Omit<LogCursorQuery, 'after' | 'limit'>[] = [
+          {},
+          { endpointId: 'ep_x' },
+          { status: 'failed' },
+          { status: 'success', endpointId: 'ep_y' },
+          { eventType: 'invoice.paid', pinned: false },
+          { pinned: true },
+          { endpointId: 'ep_none' },
+        ];
+        for (const f of filters) {
+          const passing = logs.filter(
+            (l) =>
+              (!f.endpointId || l.log.endpointId === f.endpointId) &&
+              (!f.status || l.log.status === f.status) &&
+              (f.eventType === undefined || l.log.eventType === f.eventType) &&
+              (f.pinned === undefined || l.pinned === f.pinned),
+          );
+          // Cursors that pass the filter and cursors that do not (log_98 is ep_y, log_99 ep_x).
+          for (const cursor of [0, 1, 7, 22, 23]) {
+            const expected = passing.filter((l) => logs.indexOf(l) > cursor);
+            for (const limit of [200, 3]) {
+              const p = await b.repo.pageAfter('acc_a', { after: logs[cursor]!.id, limit, ...f });
+              assert.deepStrictEqual(
+                p,
+                {
+                  rows: expected.slice(0, limit).map((l) => summaryOf(l.id, l.log, l.pinned)),
+                  total: expected.length,
+                },
+                `${JSON.stringify(f)} after ${logs[cursor]!.id} limit ${limit}`,
+              );
+            }
+          }
+        }
+      });
+    });
+
+    test("a cursor the account does not have is not found: never stored, deleted, evicted, another account's", async () => {
+      let budget = 1_000_000;
+      await withLogs(
+        async (b) => {
+          for (const id of ['log_1', 'log_2', 'log_3', 'log_4']) await put(b, id);
+          await put(b, 'log_b', { accountId: 'acc_b' });
+          const after = (id: string) => b.repo.pageAfter('acc_a', { after: id, limit: 10 });
+          assert.deepStrictEqual(ids((await after('log_1'))!.rows), ['log_2', 'log_3', 'log_4']);
+          assert.equal(await after('log_never'), undefined);
+          assert.equal(await after('log_b'), undefined);
+          assert.deepStrictEqual(ids((await b.repo.pageAfter('acc_b', { after: 'log_b', limit: 10 }))!.rows), []);
+          await b.repo.deleteByIds('acc_a', ['log_2']);
+          await b.settle();
+          assert.equal(await after('log_2'), undefined);
+          budget = 2;
+          await put(b, 'log_5');
+          // log_1 and log_3 were evicted (the oldest), log_4 and log_5 kept.
+          assert.equal(await after('log_1'), undefined);
+          assert.equal(await after('log_3'), undefined);
+          assert.deepStrictEqual(await after('log_4'), { rows: [summaryOf('log_5', capture())], total: 1 });
+          // The newest log is a cursor too: nothing after it, yet.
+          assert.deepStrictEqual(await after('log_5'), { rows: [], total: 0 });
+        },
+        () => ({ ...ROOMY, maxLogsPerAccount: budget }),
+      );
+    });
+
+    test('a log deleted between two cursor pages never makes the next page skip one', async () => {
+      await withLogs(async (b) => {
+        const all = Array.from({ length: 12 }, (_, i) => `log_${String(i).padStart(2, '0')}`);
+        for (const id of all) await put(b, id);
+        const first = await b.repo.pageAfter('acc_a', { after: 'log_00', limit: 4 });
+        assert.deepStrictEqual(
+          { ids: ids(first!.rows), total: first!.total },
+          {
+            ids: ['log_01', 'log_02', 'log_03', 'log_04'],
+            total: 11,
+          },
+        );
+        // Deleted behind the cursor (in the page just read, and before it): by offset the next page would start at log_07.
+        await b.repo.deleteByIds('acc_a', ['log_01', 'log_02', 'log_00']);
+        await b.settle();
+        const second = await b.repo.pageAfter('acc_a', { after: 'log_04', limit: 4 });
+        assert.deepStrictEqual(
+          { ids: ids(second!.rows), total: second!.total },
+          {
+            ids: ['log_05', 'log_06', 'log_07', 'log_08'],
+            total: 7,
+          },
+        );
+        // Deleted ahead of the cursor: the page goes on from what is left, still in order.
+        await b.repo.deleteByIds('acc_a', ['log_09']);
+        await b.settle();
+        const third = await b.repo.pageAfter('acc_a', { after: 'log_08', limit: 4 });
+        assert.deepStrictEqual({ ids: ids(third!.rows), total: third!.total }, { ids: ['log_10', 'log_11'], total: 2 });
+        // A later delivery comes after the last cursor, never before it.
+        await put(b, 'log_00_late');
+        const fourth = await b.repo.pageAfter('acc_a', { after: 'log_11', limit: 4 });
+        assert.deepStrictEqual(ids(fourth!.rows), ['log_00_late']);
       });
     });
 

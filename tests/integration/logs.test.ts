@@ -117,6 +117,51 @@ describe('logs API', () => {
     assert.equal((await list('?limit=200')).status, 200);
   });
 
+  test('after=<logId> lists what arrived after that log, oldest first, with the filters, total and hasMore', async () => {
+    const ids_ = (r: { body: { data: { logs: { id: string }[] } } }) => r.body.data.logs.map((l) => l.id);
+    const first = await list(`?after=${ids[1]}&endpointId=${a}&limit=2`);
+    assert.equal(first.status, 200);
+    assert.deepEqual(ids_(first), [ids[2], ids[3]]);
+    assert.deepEqual(
+      { total: first.body.data.total, limit: first.body.data.limit, offset: first.body.data.offset },
+      { total: 5, limit: 2, offset: 0 },
+    );
+    assert.equal(first.body.data.hasMore, true);
+    const last = await list(`?after=${ids[4]}&endpointId=${a}&limit=2`);
+    assert.deepEqual(ids_(last), [ids[5], ids[6]]);
+    assert.equal(last.body.data.total, 2);
+    assert.equal(last.body.data.hasMore, false);
+    // Without endpointId the two failed deliveries of b follow; status filters them.
+    assert.deepEqual((await list(`?after=${ids[6]}`)).body.data.total, 2);
+    assert.deepEqual(ids_(await list(`?after=${ids[5]}&status=success`)), [ids[6]]);
+    assert.deepEqual(ids_(await list(`?after=${ids[5]}&status=failed`)).length, 2);
+
+    const gone = await list('?after=log_never_stored');
+    assert.equal(gone.status, 404);
+    assert.equal(gone.body.error.code, 'CURSOR_NOT_FOUND');
+    assert.equal(
+      gone.body.error.message,
+      'Log log_never_stored (after) was not found: it was deleted or evicted by retention, or is not one of ' +
+        "this account's logs. List without after (newest first) to find a log to start from.",
+    );
+    const stranger = await t.engine.issueToken('someone-else');
+    const theirs = await t.api('GET', `/api/webhooks/logs?after=${ids[1]}`, { token: stranger });
+    assert.equal(theirs.status, 404);
+    assert.equal(theirs.body.error.code, 'CURSOR_NOT_FOUND');
+
+    for (const [qs, field] of <[string, string][]>[
+      [`?after=${ids[1]}&offset=0`, 'offset'],
+      [`?after=${ids[1]}&search=hay`, 'search'],
+      ['?after=log%20x', 'after'],
+      ['?after=a&after=b', 'after'],
+    ]) {
+      const r = await list(qs);
+      assert.equal(r.status, 400, qs);
+      assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+      assert.ok(r.body.error.message.includes(field), `${qs}: ${r.body.error.message}`);
+    }
+  });
+
   test('GET one log adds headers, rawHeaders, body and bodyEncoding', async () => {
     const r = await t.api('GET', `/api/webhooks/logs/${ids[3]}`);
     assert.equal(r.status, 200);

@@ -55,7 +55,7 @@ describe('OpenAPI document', () => {
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
     const list = doc.paths['/api/webhooks/logs'].get;
     const names = list.parameters.map((p: { name: string }) => p.name).sort();
-    assert.deepEqual(names, ['endpointId', 'eventType', 'limit', 'offset', 'pinned', 'search', 'status']);
+    assert.deepEqual(names, ['after', 'endpointId', 'eventType', 'limit', 'offset', 'pinned', 'search', 'status']);
   });
 
   test("the document's own answer satisfies the schema it declares for it (not enveloped, open objects)", async () => {

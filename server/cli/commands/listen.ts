@@ -88,10 +88,13 @@ deliveries wait behind it. Deliveries the engine refused (signature check) are n
 
 Catch-up: the last delivery sent per engine and endpoint is kept in listen-state.json
 in the data directory. On start and after every reconnect, what arrived after it is sent
-first, oldest first, then live ones; none twice. A first run starts with live ones.
+first, in the order it arrived at the engine, then live ones; none twice. A first run
+starts with live ones. When that delivery is no longer stored (deleted, or evicted by
+retention), the catch-up says so and starts from the endpoint's oldest stored delivery.
+--since 2h sends the stored deliveries received in the last 2 hours, in arrival order.
 
-With --json, each line is one JSON object: "type" is listening, connection, forwarded,
-retry or skipped, with the delivery's logId, endpointId, eventType, method, path, query,
+With --json, each line is one JSON object: "type" is listening, connection, notice,
+forwarded, retry or skipped, with the delivery's logId, endpointId, eventType, method, path, query,
 receivedAt and catchUp, and the outcome's status, durationMs, attempt, retryInMs, error
 or reason.`,
     )
@@ -130,7 +133,7 @@ export async function listen(
   const print = (r: ListenReport): void => {
     if (opts.json) io.out(jsonWithEscapedControls(JSON.stringify(listenJson(r))));
     // Without --json, stdout carries the deliveries (one line each) and stderr the rest, as `tail` does.
-    else if (r.type === 'listening' || r.type === 'connection') io.err(listenLine(r, c, safe));
+    else if (r.type === 'listening' || r.type === 'connection' || r.type === 'notice') io.err(listenLine(r, c, safe));
     else io.out(listenLine(r, c, safe));
   };
   // Loaded on first use, as connect() loads the API client: --help needs neither (nor zod, which the state file's check brings).

@@ -1,6 +1,6 @@
 import { likeMatchesBytes, likeTerm, type LikeTerm } from '../../logs/like-text.ts';
 import { matchingBodies, type BodyCandidate, type BodyReader } from '../../logs/log-search.ts';
-import type { LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
+import type { LogCursorQuery, LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
 import type { LogsRepository, RetentionPolicy, StoredLog, StoredLogWithAnswer } from '../../logs/logs-repository.ts';
 import { indexProbe, probeCondition, SIGNATURE_COLUMNS, signatureWords } from '../../logs/search-index.ts';
 import type { WriteAck, WriteReceipt } from '../../store/store-types.ts';
@@ -238,17 +238,7 @@ export class PostgresLogsRepository implements LogsRepository {
   }
 
   async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {
-    const params: unknown[] = [accountId];
-    const where: string[] = ['l.account_id = $1'];
-    const filter = (condition: (p: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(condition(`$${params.length}`));
-    };
-    if (q.endpointId) filter((p) => `l.endpoint_id = ${p}`, q.endpointId);
-    if (q.status) filter((p) => `l.status = ${p}`, q.status);
-    if (q.eventType !== undefined) filter((p) => `l.event_type = ${p}`, text(q.eventType));
-    if (q.pinned !== undefined) filter((p) => `l.pinned = ${p}`, q.pinned);
-    const whereSql = where.join(' AND ');
+    const { whereSql, params } = logFilter(accountId, q);
     if (q.search) return this.searchPage(whereSql, params, q.search, q);
     // One statement, so one snapshot: the total always counts the logs the page was taken from.
     const rows = await this.db.query<LogRow & { total: number }>(
@@ -261,6 +251,25 @@ export class PostgresLogsRepository implements LogsRepository {
       [...params, q.limit, q.offset],
     );
     return { rows: rows.filter((r) => r.seq !== null).map(logFromRow), total: rows[0]?.total ?? 0 };
+  }
+
+  /** One statement, so one snapshot: the cursor, the page and the total. */
+  async pageAfter(accountId: string, q: LogCursorQuery): Promise<{ rows: StoredLog[]; total: number } | undefined> {
+    const { whereSql, params } = logFilter(accountId, q);
+    const after = `l.seq > (SELECT seq FROM cursor)`;
+    const rows = await this.db.query<LogRow & { total: number; cursor_seq: number | null }>(
+      `WITH cursor AS (SELECT seq FROM logs WHERE id = $${params.length + 1} AND account_id = $1),
+       page AS (
+         SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql} AND ${after}
+         ORDER BY l.seq LIMIT $${params.length + 2})
+       SELECT page.*, t.total, (SELECT seq FROM cursor) AS cursor_seq
+       FROM (SELECT count(*) AS total FROM logs l WHERE ${whereSql} AND ${after}) t
+         LEFT JOIN page ON true
+       ORDER BY page.seq`,
+      [...params, q.after, q.limit],
+    );
+    if (rows[0]?.cursor_seq === null || rows[0]?.cursor_seq === undefined) return undefined;
+    return { rows: rows.filter((r) => r.seq !== null).map(logFromRow), total: rows[0].total };
   }
 
   /**
@@ -501,4 +510,22 @@ function bodiesOf(tx: Sql): BodyReader {
     );
     return new Map(rows.map((r) => [r.seq, r.body]));
   };
+}
+
+/** The account and the list filters other than search, as SQL over `logs l` and its parameters ($1 is the account). */
+function logFilter(
+  accountId: string,
+  q: Omit<LogQuery, 'limit' | 'offset' | 'search'>,
+): { whereSql: string; params: unknown[] } {
+  const params: unknown[] = [accountId];
+  const where: string[] = ['l.account_id = $1'];
+  const filter = (condition: (p: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (q.endpointId) filter((p) => `l.endpoint_id = ${p}`, q.endpointId);
+  if (q.status) filter((p) => `l.status = ${p}`, q.status);
+  if (q.eventType !== undefined) filter((p) => `l.event_type = ${p}`, text(q.eventType));
+  if (q.pinned !== undefined) filter((p) => `l.pinned = ${p}`, q.pinned);
+  return { whereSql: where.join(' AND '), params };
 }

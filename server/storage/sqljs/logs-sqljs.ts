@@ -1,4 +1,4 @@
-import type { LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
+import type { LogCursorQuery, LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
 import type { LogsRepository, RetentionPolicy, StoredLog, StoredLogWithAnswer } from '../../logs/logs-repository.ts';
 import type { SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../../store/store-types.ts';
 import {
@@ -89,34 +89,34 @@ export class SqljsLogsRepository implements LogsRepository {
   }
 
   async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {
-    const where: string[] = ['l.account_id = ?'];
-    const params: SqlValue[] = [accountId];
-    if (q.endpointId) {
-      where.push('l.endpoint_id = ?');
-      params.push(q.endpointId);
-    }
-    if (q.status) {
-      where.push('l.status = ?');
-      params.push(q.status);
-    }
-    if (q.eventType !== undefined) {
-      where.push('l.event_type = ?');
-      params.push(q.eventType);
-    }
-    if (q.pinned !== undefined) {
-      where.push('l.pinned = ?');
-      params.push(q.pinned ? 1 : 0);
-    }
-    const whereSql = where.join(' AND ');
-    if (q.search) return this.searchPage({ where: whereSql, params }, q.search, q);
+    const filter = logFilter(accountId, q);
+    if (q.search) return this.searchPage(filter, q.search, q);
     // One batch: as two reads, a delivery applied between them made the total disagree with the page.
     const [rows, count] = await this.store.batch([
       {
-        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${whereSql} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
-        params: [...params, q.limit, q.offset],
+        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+        params: [...filter.params, q.limit, q.offset],
       },
-      { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${whereSql}`, params, one: true },
+      { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`, params: filter.params, one: true },
     ]);
+    return { rows: (rows as unknown as LogRow[]).map(logFromRow), total: Number(count?.n ?? 0) };
+  }
+
+  /** One batch, so the cursor, the page and the total are read in one state of the database. */
+  async pageAfter(accountId: string, q: LogCursorQuery): Promise<{ rows: StoredLog[]; total: number } | undefined> {
+    const filter = logFilter(accountId, q);
+    const cursor = '(SELECT seq FROM logs WHERE id = ? AND account_id = ?)';
+    const where = `${filter.where} AND l.seq > ${cursor}`;
+    const params = [...filter.params, q.after, accountId];
+    const [found, rows, count] = await this.store.batch([
+      { sql: `SELECT ${cursor} AS seq`, params: [q.after, accountId], one: true },
+      {
+        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${where} ORDER BY l.seq LIMIT ?`,
+        params: [...params, q.limit],
+      },
+      { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${where}`, params, one: true },
+    ]);
+    if (found?.seq === null || found?.seq === undefined) return undefined;
     return { rows: (rows as unknown as LogRow[]).map(logFromRow), total: Number(count?.n ?? 0) };
   }
 
@@ -223,6 +223,29 @@ export class SqljsLogsRepository implements LogsRepository {
     const params = [accountId, endpointId];
     await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
   }
+}
+
+/** The account and the list filters other than search, over `logs l`. */
+function logFilter(accountId: string, q: Omit<LogQuery, 'limit' | 'offset' | 'search'>): LogFilter {
+  const where: string[] = ['l.account_id = ?'];
+  const params: SqlValue[] = [accountId];
+  if (q.endpointId) {
+    where.push('l.endpoint_id = ?');
+    params.push(q.endpointId);
+  }
+  if (q.status) {
+    where.push('l.status = ?');
+    params.push(q.status);
+  }
+  if (q.eventType !== undefined) {
+    where.push('l.event_type = ?');
+    params.push(q.eventType);
+  }
+  if (q.pinned !== undefined) {
+    where.push('l.pinned = ?');
+    params.push(q.pinned ? 1 : 0);
+  }
+  return { where: where.join(' AND '), params };
 }
 
 /**

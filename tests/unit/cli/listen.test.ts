@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import pc from 'picocolors';
 import type { ApiClient, ApiSchemas } from '../../../server/api-client/api-client.ts';
 import { ApiError } from '../../../server/api-client/api-error.ts';
-import { DeliveryListener, isAfter, retryDelay, type PlaceStore } from '../../../server/cli/delivery-listener.ts';
+import {
+  DeliveryListener,
+  retryDelay,
+  type PlaceStore,
+  type StartPoint,
+} from '../../../server/cli/delivery-listener.ts';
 import { listenJson, listenLine, pathWithQuery, type ListenReport } from '../../../server/cli/listen-output.ts';
 import { ListenState } from '../../../server/cli/listen-state.ts';
 import { escapeControls } from '../../../server/cli/terminal-safe.ts';
@@ -86,22 +91,13 @@ describe('ListenState: listen-state.json', () => {
   });
 });
 
-describe('retry delays and start points', () => {
+describe('retry delays', () => {
   test('retryDelay doubles from the first wait and stops at the longest', () => {
     const d = { initialMs: 1000, maxMs: 30_000 };
     assert.deepEqual(
       [1, 2, 3, 4, 5, 6, 7, 100].map((n) => retryDelay(n, d)),
       [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000],
     );
-  });
-
-  test('isAfter: after a log id (ids sort by time), or at or after a time', () => {
-    const log = { id: 'log_01m8e4e05m0w0d3wk99sp6zk3c', receivedAt: '2026-11-27T09:00:00.000Z' };
-    assert.equal(isAfter(log, { afterId: 'log_01m8e4e05m0w0d3wk99sp6zk3b' }), true);
-    assert.equal(isAfter(log, { afterId: log.id }), false);
-    assert.equal(isAfter(log, { afterId: '' }), true);
-    assert.equal(isAfter(log, { sinceMs: Date.parse(log.receivedAt) }), true);
-    assert.equal(isAfter(log, { sinceMs: Date.parse(log.receivedAt) + 1 }), false);
   });
 });
 
@@ -251,17 +247,26 @@ const summary = (n: number, endpointId = 'ep_a', status: 'success' | 'failed' = 
     },
   }) as unknown as LogSummary;
 
-/** The engine: its stored logs (newest first pages), and the outgoing request it builds for each. */
-function standInEngine(logs: LogSummary[], gone: Set<string> = new Set()): ApiClient {
+type PageQuery = { endpointId: string; limit: string; offset?: string; after?: string };
+
+/**
+ * The engine: its stored logs in arrival order (`logs`, which a test may change
+ * between pages through `onPage`), listed newest first by offset or oldest first
+ * after a cursor, as the API does, and the outgoing request it builds for each.
+ */
+function standInEngine(
+  logs: LogSummary[],
+  gone: Set<string> = new Set(),
+  onPage: (q: PageQuery, page: ReturnType<typeof pageOf>) => void = () => undefined,
+): ApiClient {
   return {
     baseUrl: 'http://engine',
     instance: undefined,
-    get: async (_path: string, init: { params: { query: { endpointId: string; limit: string; offset?: string } } }) => {
+    get: async (_path: string, init: { params: { query: PageQuery } }) => {
       const q = init.params.query;
-      const mine = logs.filter((l) => l.endpointId === q.endpointId).reverse();
-      const offset = Number(q.offset ?? 0);
-      const page = mine.slice(offset, offset + Number(q.limit));
-      return { logs: page, total: mine.length, hasMore: offset + page.length < mine.length };
+      const page = pageOf(logs, q);
+      onPage(q, page);
+      return page;
     },
     post: async (_path: string, init: { params: { path: { webhookLogId: string } } }) => {
       const id = init.params.path.webhookLogId;
@@ -269,6 +274,21 @@ function standInEngine(logs: LogSummary[], gone: Set<string> = new Set()): ApiCl
       return { method: 'POST', url: `http://target/${id}`, headers: [], body: id, bodyEncoding: 'utf8' };
     },
   } as unknown as ApiClient;
+}
+
+function pageOf(logs: LogSummary[], q: PageQuery) {
+  const limit = Number(q.limit);
+  const endpoint = logs.filter((l) => l.endpointId === q.endpointId);
+  if (q.after !== undefined) {
+    const at = logs.findIndex((l) => l.id === q.after);
+    if (at < 0) throw new ApiError(404, 'CURSOR_NOT_FOUND', `Log ${q.after} (after) was not found.`);
+    const later = endpoint.filter((l) => logs.indexOf(l) > at);
+    return { logs: later.slice(0, limit), total: later.length, hasMore: limit < later.length };
+  }
+  const newestFirst = [...endpoint].reverse();
+  const offset = Number(q.offset ?? 0);
+  const page = newestFirst.slice(offset, offset + limit);
+  return { logs: page, total: newestFirst.length, hasMore: offset + page.length < newestFirst.length };
 }
 
 function memoryPlaces(initial: Record<string, string> = {}): PlaceStore & { places: Map<string, string> } {
@@ -296,6 +316,7 @@ function harness(opts: {
   places: ReturnType<typeof memoryPlaces>;
   target: (input: SendInput) => SendResult;
   catchUp?: boolean;
+  since?: StartPoint;
   /** The client a reconnect gets. */
   renewed?: ApiClient;
 }) {
@@ -308,6 +329,7 @@ function harness(opts: {
     targetUrl: 'http://target',
     resign: false,
     catchUp: opts.catchUp ?? true,
+    since: opts.since,
     timeoutMs: 1000,
     retry: { initialMs: 10, maxMs: 40 },
     engineRetry: { initialMs: 1, maxMs: 1 },
@@ -357,6 +379,91 @@ describe('DeliveryListener', () => {
     );
     assert.equal(places.places.get('ep_a'), 'log_007');
     assert.equal(h.fatal(), undefined);
+  });
+
+  test('a log deleted between two catch-up pages: every other one is sent once, in arrival order', async () => {
+    const logs = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => summary(n));
+    const gone = new Set<string>();
+    const places = memoryPlaces({ ep_a: 'log_001' });
+    const h = harness({ places, target: () => answer(200) });
+    let pages = 0;
+    // Once the first page is read, its last log goes (deleted, or evicted): it is also the next page's cursor.
+    const api = standInEngine(logs, gone, (_q, page) => {
+      if (++pages > 1 || page.logs.length === 0) return;
+      const last = page.logs.at(-1)!.id;
+      gone.add(last);
+      logs.splice(
+        logs.findIndex((l) => l.id === last),
+        1,
+      );
+    });
+    h.listener.connected(api, ['ep_a']);
+    await h.listener.settled();
+    assert.deepEqual(h.sent, ['log_002', 'log_004', 'log_005', 'log_006', 'log_007', 'log_008']);
+    assert.deepEqual(
+      h.reports.map((r) => `${r.type} ${'log' in r ? r.log.id : ''}`),
+      [
+        'forwarded log_002',
+        'skipped log_003',
+        'forwarded log_004',
+        'forwarded log_005',
+        'forwarded log_006',
+        'forwarded log_007',
+        'forwarded log_008',
+      ],
+    );
+    assert.equal(places.places.get('ep_a'), 'log_008');
+  });
+
+  test('sent in the order the engine stored them, not by id', async () => {
+    const logs = [3, 1, 4, 2].map((n) => summary(n));
+    const places = memoryPlaces({ ep_a: 'log_003' });
+    const h = harness({ places, target: () => answer(200) });
+    h.listener.connected(standInEngine(logs), ['ep_a']);
+    await h.listener.settled();
+    assert.deepEqual(h.sent, ['log_001', 'log_004', 'log_002']);
+    assert.equal(places.places.get('ep_a'), 'log_002');
+  });
+
+  test('the place no longer stored: said on one line, then from the oldest stored; an empty place: all of them', async () => {
+    const logs = [4, 5, 6, 7, 8].map((n) => summary(n));
+    const places = memoryPlaces({ ep_a: 'log_002', ep_b: '' });
+    logs.push(summary(9, 'ep_b'), summary(10, 'ep_b'));
+    const h = harness({ places, target: () => answer(200) });
+    h.listener.connected(standInEngine(logs), ['ep_a', 'ep_b']);
+    await h.listener.settled();
+    assert.deepEqual(h.sent.sort(), ['log_004', 'log_005', 'log_006', 'log_007', 'log_008', 'log_009', 'log_010']);
+    assert.deepEqual(
+      h.reports.filter((r) => r.type !== 'forwarded'),
+      [
+        {
+          type: 'notice',
+          endpointId: 'ep_a',
+          message:
+            'ep_a: log_002, where the catch-up starts, is no longer stored (deleted, or evicted by retention); ' +
+            "catching up from the endpoint's oldest stored delivery.",
+        },
+      ],
+    );
+    const sentA = h.reports.flatMap((r) => (r.type === 'forwarded' && r.log.endpointId === 'ep_a' ? [r.log.id] : []));
+    assert.deepEqual(sentA, ['log_004', 'log_005', 'log_006', 'log_007', 'log_008']);
+    assert.equal(places.places.get('ep_b'), 'log_010');
+  });
+
+  test('--since a time: the stored deliveries received since then, in arrival order', async () => {
+    const at = (n: number, minute: number): LogSummary => ({
+      ...summary(n),
+      receivedAt: `2026-11-27T09:${String(minute).padStart(2, '0')}:00.000Z`,
+    });
+    const logs = [at(1, 1), at(2, 5), at(3, 4), at(4, 6), at(5, 2)];
+    const h = harness({
+      places: memoryPlaces({ ep_a: 'log_004' }),
+      target: () => answer(200),
+      since: { sinceMs: Date.parse('2026-11-27T09:04:00.000Z') },
+    });
+    h.listener.connected(standInEngine(logs), ['ep_a']);
+    await h.listener.settled();
+    assert.deepEqual(h.sent, ['log_002', 'log_003', 'log_004']);
   });
 
   test('an endpoint seen for the first time starts at its newest delivery; --no-catch-up sends live ones only', async () => {
