@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../server/support/private-files.ts';
+import { parseTeamServerUrl } from './engine-choice.ts';
 
 /**
  * What only the desktop app has, kept in `<dataDir>/desktop.json`: the engine's
@@ -9,16 +10,23 @@ import { writePrivateFileAtomic } from '../server/support/private-files.ts';
 export interface DesktopSettings {
   /** A native notification for each failed delivery (the tray's "Notify on failed deliveries"). */
   notifyOnFailedDelivery: boolean;
+  /** The team server the window shows (Settings, "Team server"), or null for "This computer". */
+  teamServer: { url: string } | null;
 }
 
 export const DESKTOP_SETTINGS_FILE = 'desktop.json';
-export const DEFAULT_DESKTOP_SETTINGS: DesktopSettings = { notifyOnFailedDelivery: true };
+export const DEFAULT_DESKTOP_SETTINGS: DesktopSettings = { notifyOnFailedDelivery: true, teamServer: null };
 
 /** The settings from the file's content; a missing or malformed value keeps its default. */
 export function parseDesktopSettings(raw: unknown): DesktopSettings {
-  const notify = (raw as { notifyOnFailedDelivery?: unknown } | null)?.notifyOnFailedDelivery;
+  const fields = raw as { notifyOnFailedDelivery?: unknown; teamServer?: { url?: unknown } | null } | null;
+  const notify = fields?.notifyOnFailedDelivery;
+  const teamUrl = fields?.teamServer?.url;
+  // A hand-edited URL goes through the same check as one typed in Settings: a refused one means "This computer".
+  const team = typeof teamUrl === 'string' ? parseTeamServerUrl(teamUrl) : null;
   return {
     notifyOnFailedDelivery: typeof notify === 'boolean' ? notify : DEFAULT_DESKTOP_SETTINGS.notifyOnFailedDelivery,
+    teamServer: team?.ok ? { url: team.value } : null,
   };
 }
 

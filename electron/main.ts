@@ -3,11 +3,13 @@
 // and every decision made here is a plain function in a file of its own, tested
 // without Electron (tests/unit/electron/). This file only wires them to Electron.
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   app,
   BrowserWindow,
   clipboard,
   dialog,
+  ipcMain,
   Menu,
   nativeImage,
   Notification,
@@ -21,19 +23,26 @@ import { startEngine, type Engine } from '../server/engine/engine.ts';
 import { appRoot } from '../server/support/app-root.ts';
 import { openEngineLog, type EngineLog, type Logger } from '../server/support/logger.ts';
 import { appOrigin, deliveryPage, signInPage } from './app-origin.ts';
+import { BRIDGE_CHANNELS, desktopBridge, type DesktopBridge } from './desktop-bridge.ts';
 import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from './desktop-settings.ts';
+import { EngineSwitch } from './engine-choice.ts';
 import { desktopEngineConfig } from './engine-config.ts';
 import { failureNotice } from './failure-notice.ts';
 import { closeAction, gracefulQuit, revealWindow } from './graceful-quit.ts';
+import { ipcSenderRefusal } from './ipc-sender.ts';
 import { exitOnMainProcessFaults } from './main-process-faults.ts';
 import { navigationGuard, windowOpenHandler } from './navigation.ts';
 import { denyDevices, permissionCheckHandler, permissionRequestHandler } from './permissions.ts';
 import { requestFilter } from './request-filter.ts';
+import { checkTeamServer } from './team-server-check.ts';
 import { trayMenuTemplate, trayTooltip } from './tray-menu.ts';
 import { secureWebPreferences } from './web-preferences.ts';
 import { placeWindow, readWindowState, writeWindowState, type WindowState } from './window-state.ts';
 
 const icons = join(appRoot(import.meta.url), 'electron', 'icons');
+// Compiled next to this file from electron/preload.cts.
+const preload = fileURLToPath(new URL('./preload.cjs', import.meta.url));
+const TEAM_SERVER_CHECK_MS = 10_000;
 
 app.setName('Hookscope');
 // A second launch hands over to the first (its `second-instance` shows the window) and ends here.
@@ -75,22 +84,41 @@ async function run(): Promise<void> {
 
 /** Everything around the running engine: session rules, the window, the tray, notifications, quit. */
 async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<void> {
-  const origin = appOrigin({
+  const localOrigin = appOrigin({
     apiUrl: engine.apiUrl,
     devRendererUrl: process.env.HOOKSCOPE_RENDERER_URL,
     packaged: app.isPackaged,
   });
   let settings = await readDesktopSettings(engine.dataDir);
   let quitting = false;
+  // The engine the window shows; every rule below asks it for the app's origin at each call.
+  const engineSwitch = new EngineSwitch(
+    settings.teamServer ? { kind: 'team', url: settings.teamServer.url } : { kind: 'local' },
+    localOrigin,
+  );
+  const origin = (): string => engineSwitch.origin();
 
   // Session-wide rules first, so nothing loads before them.
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler(permissionRequestHandler(origin));
   ses.setPermissionCheckHandler(permissionCheckHandler(origin));
   ses.setDevicePermissionHandler(denyDevices);
-  ses.webRequest.onBeforeRequest(requestFilter(origin));
+  ses.webRequest.onBeforeRequest(requestFilter(() => engineSwitch.loadableOrigins()));
 
   const win = await openWindow(engine, origin, logger);
+  const localSignInPage = async (): Promise<string> => signInPage(await engine.signInUrl(), localOrigin);
+  const bridge = desktopBridge({
+    engineSwitch,
+    checkTeamServer: (url) => checkTeamServer(url, fetch, TEAM_SERVER_CHECK_MS),
+    load: (url) => win.loadURL(url),
+    localSignInPage,
+    save: async (choice) => {
+      settings = { ...settings, teamServer: choice.kind === 'team' ? { url: choice.url } : null };
+      await saveSettings(engine.dataDir, settings, logger);
+    },
+  });
+  handleBridge(bridge, win, engineSwitch, logger);
+  void showFirstPage(engineSwitch, win, localSignInPage, logger);
   let tray: Tray | null = null;
   try {
     tray = new Tray(nativeImage.createFromPath(join(icons, 'tray.png')));
@@ -123,11 +151,9 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
             clipboard.writeText(url).catch((err: unknown) => logger.warn({ err }, 'copying the public URL failed'));
           },
           open: show,
+          // The local engine's sign-in: from a team server, this is the way back to "This computer" too.
           signIn: () => {
-            engine
-              .signInUrl()
-              .then((url) => win.loadURL(signInPage(url, origin)))
-              .catch((err: unknown) => logger.warn({ err }, 'the sign-in page did not load'));
+            bridge.showThisComputer().catch((err: unknown) => logger.warn({ err }, 'the sign-in page did not load'));
             show();
           },
           setNotify: (on) => {
@@ -159,9 +185,10 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
     lastShownAt = Date.now();
     const n = new Notification({ title: notice.title, body: notice.body });
     shown.add(n);
+    // Notices come from the local engine: a click shows "This computer" again, at that delivery.
     n.on('click', () => {
-      win
-        .loadURL(deliveryPage(origin, notice.logId))
+      bridge
+        .showThisComputer(deliveryPage(localOrigin, notice.logId))
         .catch((err: unknown) => logger.warn({ err }, 'the delivery did not open'));
       show();
     });
@@ -190,8 +217,8 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
   process.on('SIGTERM', () => app.quit());
 }
 
-/** The one window: remembered place, hardened web preferences, signed in through a one-time link. */
-async function openWindow(engine: Engine, origin: string, logger: Logger): Promise<BrowserWindow> {
+/** The one window: remembered place, hardened web preferences; its first page is `showFirstPage`'s. */
+async function openWindow(engine: Engine, origin: () => string, logger: Logger): Promise<BrowserWindow> {
   const primary = screen.getPrimaryDisplay();
   const displays = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)];
   const place = placeWindow(
@@ -207,7 +234,7 @@ async function openWindow(engine: Engine, origin: string, logger: Logger): Promi
     title: 'Hookscope',
     icon: join(icons, 'icon.png'),
     show: false,
-    webPreferences: secureWebPreferences(),
+    webPreferences: secureWebPreferences(preload),
   });
   win.removeMenu();
   const guard = {
@@ -223,12 +250,59 @@ async function openWindow(engine: Engine, origin: string, logger: Logger): Promi
     if (place.maximized) win.maximize();
     win.show();
   });
-  // The renderer trades the link's code for an HttpOnly session cookie: no token reaches page script.
-  engine
-    .signInUrl()
-    .then((url) => win.loadURL(signInPage(url, origin)))
-    .catch((err: unknown) => logger.error({ err }, 'the window did not load'));
   return win;
+}
+
+/**
+ * The local engine's one-time sign-in link (the renderer trades its code for an HttpOnly session cookie: no
+ * token reaches page script), or the chosen team server's UI, whose cookie may still be valid (if not, its
+ * sign-in page says so). A team server that does not load gives way to "This computer" for this run.
+ */
+async function showFirstPage(
+  engineSwitch: EngineSwitch,
+  win: BrowserWindow,
+  localSignInPage: () => Promise<string>,
+  logger: Logger,
+): Promise<void> {
+  const { choice } = engineSwitch;
+  if (choice.kind === 'team') {
+    try {
+      await win.loadURL(`${choice.url}/`);
+      return;
+    } catch (err) {
+      logger.warn({ err, teamServer: choice.url }, 'the team server did not load; showing this computer');
+      engineSwitch.set({ kind: 'local' });
+    }
+  }
+  await localSignInPage()
+    .then((page) => win.loadURL(page))
+    .catch((err: unknown) => logger.error({ err }, 'the window did not load'));
+}
+
+/**
+ * `window.hookscopeDesktop`'s calls (electron/preload.cts), each answered only when it comes from the window's
+ * own page at the app's current origin; anything else is logged and rejected.
+ */
+function handleBridge(bridge: DesktopBridge, win: BrowserWindow, engineSwitch: EngineSwitch, logger: Logger): void {
+  const calls: Record<keyof typeof BRIDGE_CHANNELS, (input: unknown) => unknown> = {
+    engine: () => bridge.engine(),
+    connectTeamServer: (input) => bridge.connectTeamServer(input),
+    useThisComputer: () => bridge.useThisComputer(),
+  };
+  for (const [name, call] of Object.entries(calls) as [keyof typeof BRIDGE_CHANNELS, (input: unknown) => unknown][]) {
+    ipcMain.handle(BRIDGE_CHANNELS[name], (event, input: unknown) => {
+      const refusal = ipcSenderRefusal(
+        event,
+        { webContents: win.webContents, mainFrame: win.webContents.mainFrame },
+        engineSwitch.origin(),
+      );
+      if (refusal) {
+        logger.warn({ channel: BRIDGE_CHANNELS[name], refusal }, 'a desktop bridge call was refused');
+        throw new Error(`Refused: ${refusal}.`);
+      }
+      return call(input);
+    });
+  }
 }
 
 async function saveWindowState(dataDir: string, win: BrowserWindow, logger: Logger): Promise<void> {

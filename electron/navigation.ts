@@ -47,7 +47,8 @@ export function windowOpenDecision(url: string, origin: string): LinkDecision {
 }
 
 export interface NavigationDeps {
-  origin: string;
+  /** The app's origin at the time of the call: it follows the engine shown (electron/engine-choice.ts). */
+  origin: () => string;
   /** `shell.openExternal`, called only with http(s) URLs of other origins. */
   openExternal: (url: string) => void;
 }
@@ -55,7 +56,7 @@ export interface NavigationDeps {
 /** The `will-navigate` and `will-redirect` listener: anything but the UI's own routes is stopped here. */
 export function navigationGuard(deps: NavigationDeps): (event: { preventDefault(): void }, url: string) => void {
   return (event, url) => {
-    const decision = navigationDecision(url, deps.origin);
+    const decision = navigationDecision(url, deps.origin());
     if (decision === 'allow') return;
     event.preventDefault();
     if (decision === 'external') deps.openExternal(url);
@@ -67,7 +68,7 @@ export function windowOpenHandler(
   deps: NavigationDeps,
 ): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
   return ({ url }) => {
-    if (windowOpenDecision(url, deps.origin) === 'external') deps.openExternal(url);
+    if (windowOpenDecision(url, deps.origin()) === 'external') deps.openExternal(url);
     return { action: 'deny' };
   };
 }

@@ -18,9 +18,12 @@ export function permissionAllowed(permission: string, requestingUrl: string | un
   }
 }
 
-/** For `session.setPermissionRequestHandler`: `details.requestingUrl` is the asking frame's URL. */
+/**
+ * For `session.setPermissionRequestHandler`: `details.requestingUrl` is the asking frame's URL; `origin` gives
+ * the app's origin at the time of the call (it follows the engine shown).
+ */
 export function permissionRequestHandler(
-  origin: string,
+  origin: () => string,
 ): (
   webContents: unknown,
   permission: string,
@@ -28,14 +31,14 @@ export function permissionRequestHandler(
   details: { requestingUrl?: string },
 ) => void {
   return (_webContents, permission, callback, details) =>
-    callback(permissionAllowed(permission, details.requestingUrl, origin));
+    callback(permissionAllowed(permission, details.requestingUrl, origin()));
 }
 
 /** For `session.setPermissionCheckHandler`: the check before a request, with the asking origin. */
 export function permissionCheckHandler(
-  origin: string,
+  origin: () => string,
 ): (webContents: unknown, permission: string, requestingOrigin: string) => boolean {
-  return (_webContents, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin, origin);
+  return (_webContents, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin, origin());
 }
 
 /** For `session.setDevicePermissionHandler` (HID, serial, USB): never. */

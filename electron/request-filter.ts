@@ -18,9 +18,12 @@ export function requestAllowed(url: string, origin: string): boolean {
   return `${asHttp}//${target.host}` === origin;
 }
 
-/** For `session.webRequest.onBeforeRequest`: cancels every request `requestAllowed` refuses. */
+/**
+ * For `session.webRequest.onBeforeRequest`: cancels every request `requestAllowed` refuses for each of the
+ * origins `origins()` gives at the time (the engine shown, and the local engine's so it can come back).
+ */
 export function requestFilter(
-  origin: string,
+  origins: () => readonly string[],
 ): (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void {
-  return (details, callback) => callback({ cancel: !requestAllowed(details.url, origin) });
+  return (details, callback) => callback({ cancel: !origins().some((origin) => requestAllowed(details.url, origin)) });
 }

@@ -6,8 +6,9 @@ import { createAppStores, StoresContext } from './stores/app-stores.ts';
 import { connectLive } from './stores/connect-live.ts';
 import './styles.css';
 
-const stores = createAppStores(browserClient(), window.localStorage);
+const stores = createAppStores(browserClient(), window.localStorage, window.hookscopeDesktop ?? null);
 connectLive(stores);
+void stores.desktop.getState().load();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <StoresContext.Provider value={stores}>

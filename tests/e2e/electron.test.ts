@@ -43,14 +43,23 @@ describe('the desktop app in Electron (Playwright _electron)', () => {
     try {
       const page = await app.firstWindow();
       await page.getByRole('button', { name: 'New endpoint' }).waitFor();
-      // Signed in by the one-time link, which then left the address bar; the page has no Node and no
-      // preload bridge: it reaches the engine over HTTP only.
+      // Signed in by the one-time link, which then left the address bar; the page has no Node: it reaches
+      // the engine over HTTP, and the preload adds only the desktop bridge, which says this computer is shown.
       assert.equal(new URL(page.url()).hash, '');
       assert.equal(await page.evaluate(() => typeof (globalThis as Record<string, unknown>).require), 'undefined');
-      assert.equal(
-        await page.evaluate(() => typeof (globalThis as Record<string, unknown>).hookscopeDesktop),
-        'undefined',
+      assert.deepEqual(
+        await page.evaluate(() =>
+          Object.keys((globalThis as unknown as { hookscopeDesktop: object }).hookscopeDesktop),
+        ),
+        ['engine', 'connectTeamServer', 'useThisComputer'],
       );
+      assert.deepEqual(
+        await page.evaluate(() =>
+          (globalThis as unknown as { hookscopeDesktop: { engine(): Promise<unknown> } }).hookscopeDesktop.engine(),
+        ),
+        { kind: 'local' },
+      );
+      await page.getByTitle('The engine this window shows').getByText('This computer').waitFor();
       assert.equal(
         await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
         '',

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Stripe from 'stripe';
+import { BRIDGE_CHANNELS } from '../../electron/desktop-bridge.ts';
 import { secureWebPreferences } from '../../electron/web-preferences.ts';
 import { closedPort } from '../helpers/closed-port.ts';
 import { startTestEngine } from '../helpers/test-engine.ts';
@@ -105,7 +106,12 @@ describe('the desktop main process under a stand-in Electron', () => {
       try {
         const events = await app.events();
         const window = events.find((e) => e.ev === 'BrowserWindow')!;
-        assert.deepEqual(window.options.webPreferences, secureWebPreferences());
+        assert.deepEqual(window.options.webPreferences, secureWebPreferences(join(ROOT, 'dist/electron/preload.cjs')));
+        // The preload ran and put exactly the desktop bridge on the page.
+        assert.deepEqual(
+          events.filter((e) => e.ev === 'contextBridge.exposeInMainWorld').map((e) => [e.name, e.keys]),
+          [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer']]],
+        );
         assert.equal(window.options.width, 1280);
         assert.equal(window.options.height, 820);
         assert.equal(window.options.show, false);
@@ -121,6 +127,10 @@ describe('the desktop main process under a stand-in Electron', () => {
         ]) {
           const at = events.findIndex((e) => e.ev === handler && e.set === true);
           assert.ok(at >= 0 && at < firstLoad, `${handler} before the first load`);
+        }
+        for (const channel of Object.values(BRIDGE_CHANNELS)) {
+          const at = events.findIndex((e) => e.ev === 'ipcMain.handle' && e.channel === channel);
+          assert.ok(at >= 0 && at < firstLoad, `the ${channel} handler before the first load`);
         }
 
         // The window's page is the engine's one-time sign-in link, at the API origin.
@@ -308,6 +318,268 @@ describe('the desktop main process under a stand-in Electron', () => {
       }
     },
   );
+
+  test(
+    "the desktop bridge: only the page at the current origin is answered; connecting loads the team server's " +
+      'sign-in link and the session rules follow it; "Use this computer" comes back',
+    async () => {
+      const team = await startTestEngine();
+      try {
+        const teamUrl = new URL(team.engine.apiUrl).origin;
+        const link = await team.engine.signInUrl();
+        const steps = [
+          // Before any switch: a main frame of another origin, and an iframe, are refused.
+          {
+            invoke: BRIDGE_CHANNELS.connectTeamServer,
+            args: [{ url: teamUrl, signInLink: link }],
+            from: { origin: 'https://evil.example.com' },
+          },
+          { invoke: BRIDGE_CHANNELS.engine, from: { subframe: true } },
+          { bridge: 'engine' },
+          { bridge: 'connectTeamServer', args: [{ url: 'http://hooks.example.com', signInLink: link }] },
+          {
+            bridge: 'connectTeamServer',
+            args: [{ url: teamUrl, signInLink: 'https://evil.example.com/#/sign-in/abc' }],
+          },
+          { bridge: 'connectTeamServer', args: [{ url: teamUrl, signInLink: link }] },
+          { bridge: 'engine' },
+          {
+            probes: {
+              links: ['/#/metrics', '/api/openapi.json', '{local}/#/metrics'],
+              permissions: [
+                ['clipboard-sanitized-write', '/#/logs'],
+                ['clipboard-sanitized-write', '{local}/#/logs'],
+              ],
+              requests: ['/assets/index.js', '{local}/api/events', 'https://example.com/tracker.js'],
+            },
+          },
+          // The local engine's page, gone from the window, is no longer answered.
+          { invoke: BRIDGE_CHANNELS.useThisComputer, from: { origin: '{local}' } },
+          { bridge: 'useThisComputer' },
+          { bridge: 'engine' },
+          { probes: { requests: [`${teamUrl}/assets/index.js`, '/assets/index.js'] } },
+        ];
+        const dataDir = await newDir();
+        const app = await launch(dataDir, { ELECTRON_STAND_IN_STEPS: JSON.stringify(steps) });
+        try {
+          await app.waitFor(
+            (e) => e.ev === 'probe.request' && e.url === `${app.apiUrl}/assets/index.js` && e.cancel === false,
+            'the steps',
+          );
+          const events = await app.events();
+          const local = app.apiUrl;
+          const calls = events
+            .filter((e) => e.ev === 'probe.bridge' || e.ev === 'probe.invoke')
+            .map(({ ev: _ev, ...rest }) => rest);
+          assert.deepEqual(calls, [
+            {
+              channel: BRIDGE_CHANNELS.connectTeamServer,
+              from: { origin: 'https://evil.example.com' },
+              error: `Refused: the calling page is on https://evil.example.com, not on the app's origin ${local}.`,
+            },
+            {
+              channel: BRIDGE_CHANNELS.engine,
+              from: { subframe: true },
+              error: 'Refused: the call comes from a frame inside the page, not the page itself.',
+            },
+            { method: 'engine', result: { kind: 'local' } },
+            {
+              method: 'connectTeamServer',
+              result: {
+                ok: false,
+                error:
+                  'The team server must be reached over https:// (plain http:// only on this computer, e.g. http://127.0.0.1).',
+              },
+            },
+            {
+              method: 'connectTeamServer',
+              result: {
+                ok: false,
+                error: `The sign-in link is not on the team server (${new URL(teamUrl).host}); it is on evil.example.com.`,
+              },
+            },
+            { method: 'connectTeamServer', result: { ok: true } },
+            { method: 'engine', result: { kind: 'team', url: teamUrl } },
+            {
+              channel: BRIDGE_CHANNELS.useThisComputer,
+              from: { origin: local },
+              error: `Refused: the calling page is on ${local}, not on the app's origin ${teamUrl}.`,
+            },
+            { method: 'useThisComputer', result: null },
+            { method: 'engine', result: { kind: 'local' } },
+          ]);
+
+          // The window loaded the team server's own sign-in link, whose code signs in there, then a fresh local one.
+          const loads = events.filter((e) => e.ev === 'loadURL').map((e) => String(e.url));
+          assert.equal(loads.length, 3, loads.join(' '));
+          assert.equal(loads[1], link);
+          const session = await fetch(`${teamUrl}/api/session`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ code: link.slice(`${teamUrl}/#/sign-in/`.length) }),
+          });
+          assert.equal(session.status, 200, "the link is the team server's, unspent");
+          assert.ok(loads[2]!.startsWith(`${local}/#/sign-in/`) && loads[2] !== loads[0], loads[2]);
+          const refused = events.filter((e) => e.ev === 'loadURL' && e.cancelled);
+          assert.deepEqual(refused, [], 'no load was cancelled');
+
+          // While the team server was shown: its routes stayed, the local page went to the browser (not the window).
+          assert.deepEqual(
+            events
+              .filter((e) => e.ev === 'probe.navigate' && e.via === 'will-navigate')
+              .map((e) => `${e.url} ${e.prevented}`),
+            [`${teamUrl}/#/metrics false`, `${teamUrl}/api/openapi.json true`, `${local}/#/metrics true`],
+          );
+          assert.deepEqual(
+            events.filter((e) => e.ev === 'probe.permissionCheck').map((e) => `${e.origin} ${e.granted}`),
+            [`${teamUrl} true`, `${local} false`],
+          );
+          assert.deepEqual(
+            events.filter((e) => e.ev === 'probe.request').map((e) => `${e.url} ${e.cancel ? 'cancelled' : 'loads'}`),
+            [
+              `${teamUrl}/assets/index.js loads`,
+              `${local}/api/events loads`,
+              'https://example.com/tracker.js cancelled',
+              // Back on this computer: the team server is remote content again.
+              `${teamUrl}/assets/index.js cancelled`,
+              `${local}/assets/index.js loads`,
+            ],
+          );
+          const refusals = (await readFile(join(dataDir, 'logs', 'engine.log'), 'utf8'))
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, any>)
+            .filter((l) => l.msg === 'a desktop bridge call was refused');
+          assert.deepEqual(
+            refusals.map((l) => [l.level, l.source, l.channel]),
+            [
+              ['warn', 'desktop', BRIDGE_CHANNELS.connectTeamServer],
+              ['warn', 'desktop', BRIDGE_CHANNELS.engine],
+              ['warn', 'desktop', BRIDGE_CHANNELS.useThisComputer],
+            ],
+          );
+          assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
+            notifyOnFailedDelivery: true,
+            teamServer: null,
+          });
+          app.child.kill('SIGTERM');
+          assert.equal(await app.exited, 0, app.output());
+        } finally {
+          app.child.kill('SIGKILL');
+        }
+      } finally {
+        await team.stop();
+      }
+    },
+  );
+
+  test('a launch shows the team server kept in desktop.json at its page; one that does not load gives way to this computer', async () => {
+    const team = await startTestEngine();
+    const down = await closedPort();
+    try {
+      const teamUrl = new URL(team.engine.apiUrl).origin;
+      const dataDir = await newDir();
+      await writeFile(join(dataDir, 'desktop.json'), JSON.stringify({ teamServer: { url: `${teamUrl}/` } }));
+      const app = await launch(dataDir, { ELECTRON_STAND_IN_STEPS: JSON.stringify([{ bridge: 'engine' }]) });
+      try {
+        const shown = await app.waitFor((e) => e.ev === 'probe.bridge', 'the engine shown');
+        assert.deepEqual(shown.result, { kind: 'team', url: teamUrl });
+        assert.deepEqual(
+          (await app.events()).filter((e) => e.ev === 'loadURL').map((e) => e.url),
+          [`${teamUrl}/`],
+        );
+        app.child.kill('SIGTERM');
+        assert.equal(await app.exited, 0, app.output());
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+
+      // The kept server is down: this computer is shown; the choice stays for the next launch.
+      await writeFile(join(dataDir, 'desktop.json'), JSON.stringify({ teamServer: { url: down.url } }));
+      const fallback = await launch(dataDir, { ELECTRON_STAND_IN_STEPS: JSON.stringify([{ bridge: 'engine' }]) });
+      try {
+        const shown = await fallback.waitFor((e) => e.ev === 'probe.bridge', 'the engine shown');
+        assert.deepEqual(shown.result, { kind: 'local' });
+        const loads = (await fallback.events()).filter((e) => e.ev === 'loadURL');
+        assert.deepEqual(loads[0], { ev: 'loadURL', url: `${down.url}/`, failed: true });
+        assert.equal(loads.length, 2);
+        assert.ok(String(loads[1]!.url).startsWith(`${fallback.apiUrl}/#/sign-in/`), loads[1]!.url);
+        assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
+          teamServer: { url: down.url },
+        });
+        fallback.child.kill('SIGTERM');
+        assert.equal(await fallback.exited, 0, fallback.output());
+      } finally {
+        fallback.child.kill('SIGKILL');
+      }
+    } finally {
+      await down.release();
+      await team.stop();
+    }
+  });
+
+  test('a failed delivery on this computer, notified while a team server is shown: the click shows this computer at it', async () => {
+    const team = await startTestEngine();
+    try {
+      const teamUrl = new URL(team.engine.apiUrl).origin;
+      const link = await team.engine.signInUrl();
+      const dataDir = await newDir();
+      const app = await launch(dataDir, {
+        ELECTRON_STAND_IN_CLICK: '1',
+        ELECTRON_STAND_IN_STEPS: JSON.stringify([
+          { bridge: 'connectTeamServer', args: [{ url: teamUrl, signInLink: link }] },
+        ]),
+      });
+      try {
+        const firstLoad = String((await app.waitFor((e) => e.ev === 'loadURL', 'the first page')).url);
+        const connected = await app.waitFor((e) => e.ev === 'probe.bridge', 'the connection');
+        assert.deepEqual(connected.result, { ok: true });
+        assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
+          notifyOnFailedDelivery: true,
+          teamServer: { url: teamUrl },
+        });
+        // The local engine, through the first page's sign-in code (the window never used it).
+        const session = await fetch(`${app.apiUrl}/api/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: firstLoad.slice(`${app.apiUrl}/#/sign-in/`.length) }),
+        });
+        const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
+        const created = await fetch(`${app.apiUrl}/api/endpoints`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json', 'x-hookscope-request': '1' },
+          body: JSON.stringify({ name: 'shop', validationType: 'stripe', webhookSecret: 'whsec_test_secret' }),
+        });
+        const endpointId = ((await created.json()) as any).data.id as string;
+        const payload = JSON.stringify({ id: 'evt_2' });
+        const delivery = await fetch(`${app.receiverUrl}/webhook/${endpointId}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }),
+          },
+          body: payload,
+        });
+        assert.equal(delivery.status, 400);
+        const logId = ((await delivery.json()) as any).error.details.logId as string;
+        await app.waitFor((e) => e.ev === 'loadURL' && e.url === `${app.apiUrl}/#/logs/${logId}`, 'the click');
+        assert.deepEqual(
+          (await app.events()).filter((e) => e.ev === 'loadURL').map((e) => e.url),
+          [firstLoad, link, `${app.apiUrl}/#/logs/${logId}`],
+        );
+        assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
+          notifyOnFailedDelivery: true,
+          teamServer: null,
+        });
+        app.child.kill('SIGTERM');
+        assert.equal(await app.exited, 0, app.output());
+      } finally {
+        app.child.kill('SIGKILL');
+      }
+    } finally {
+      await team.stop();
+    }
+  });
 
   for (const fault of ['exception', 'rejection'] as const) {
     test(`an uncaught ${fault} in the main process is logged at fatal in logs/engine.log, flushed, shown, and exits 1`, async () => {

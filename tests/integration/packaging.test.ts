@@ -169,7 +169,7 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
     for (const name of ['express', 'sql.js', 'jose', '@n8n/localtunnel', 'zod']) assert.ok(packages.has(name), name);
   });
 
-  test('the shell, the engine and the built renderer are in it; no preload', () => {
+  test('the shell, the engine and the built renderer are in it; one preload, the desktop bridge', () => {
     for (const file of [
       'dist/electron/main.js',
       'dist/server/engine/engine.js',
@@ -185,11 +185,13 @@ describe('packaging: electron-builder --dir with a stand-in Electron, then app.a
     const assets = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => `renderer/dist/${m[1]!}`);
     assert.ok(assets.length >= 2, 'index.html names its script and style');
     for (const asset of assets) assert.ok(entries.has(asset), asset);
-    // The window has no preload: the UI reaches the engine over HTTP only (electron/web-preferences.ts).
+    // The window's one preload (electron/web-preferences.ts), compiled as CommonJS: a sandboxed preload cannot be
+    // an ES module. The UI still reaches the engine over HTTP only; the preload adds the engine switch.
     assert.deepEqual(
       [...entries].filter((p) => p.startsWith('dist/') && /preload/.test(p)),
-      [],
+      ['dist/electron/preload.cjs'],
     );
+    assert.match(read('dist/electron/preload.cjs'), /exposeInMainWorld\('hookscopeDesktop'/);
   });
 
   test("the packaged binary's fuses: only this app, from its asar, checked; no Node, NODE_OPTIONS or inspector", async () => {

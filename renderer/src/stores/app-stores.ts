@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.ts';
 import { createDeliveryListStore } from './delivery-list-store.ts';
+import { createDesktopStore, type DesktopBridge } from './desktop-store.ts';
 import { createEndpointsStore } from './endpoints-store.ts';
 import { createLiveStore } from './live-store.ts';
 import { createMetricsStore } from './metrics-store.ts';
@@ -20,8 +21,15 @@ import { createShareStore } from './share-store.ts';
 import { createUiStore } from './ui-store.ts';
 import { createExportStore } from './export-store.ts';
 
-/** One store per domain, made once per page for one engine; components reach them through context. */
-export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getItem' | 'setItem'>) {
+/**
+ * One store per domain, made once per page for one engine; components reach them through context. `desktop`
+ * is the desktop app's bridge (`window.hookscopeDesktop`), null in a browser.
+ */
+export function createAppStores(
+  client: ApiClient,
+  storage: Pick<Storage, 'getItem' | 'setItem'>,
+  desktop: DesktopBridge | null = null,
+) {
   const notices = createNoticesStore();
   const report = notices.getState();
   const selection = createSelectionStore(client, report);
@@ -46,6 +54,7 @@ export function createAppStores(client: ApiClient, storage: Pick<Storage, 'getIt
     refusals: createRefusalsStore(client, report, undefined, engineStopped),
     exports: createExportStore(client, report),
     settings: createSettingsStore(client, report),
+    desktop: createDesktopStore(desktop, report),
   };
 }
 

@@ -8,14 +8,25 @@
 // handlers it is given, and where none was given it does what Electron does
 // without one (grants every permission, lets every navigation, window and request
 // through). Each page load goes through the request filter (a cancelled load
-// rejects, as Electron's does), and after the window's first page has loaded the
+// rejects, as Electron's does; so does one whose server cannot be reached), and after the window's first page has loaded the
 // probes of $ELECTRON_STAND_IN_PROBES run, each logged with its outcome:
 //   { "links": [url...] }                each as will-navigate, will-redirect and window.open
 //   { "permissions": [[name, url]...] }  the permission request handler, then the check handler
 //   { "devices": true }                  the device permission handler, for a USB device
 //   { "requests": [url...] }             the request filter (webRequest.onBeforeRequest)
 // URLs may be relative to the first page. Answers are read after the handler and
-// a turn of the event loop. Behaviour switches:
+// a turn of the event loop. Then the steps of $ELECTRON_STAND_IN_STEPS run in
+// order, each logged with its outcome ("{local}" in a step stands for the first
+// page's origin):
+//   { "bridge": method, "args": [...] }  a call of the page's window.hookscopeDesktop (what the preload exposed),
+//                                        answered through the ipcMain handler of its channel, from the main frame
+//   { "invoke": channel, "args": [...], "from": { "origin": o } | { "subframe": true } }
+//                                        an IPC call on that channel as a main frame of another origin, or an
+//                                        iframe, would send it
+//   { "probes": {...} }                  the probes above, relative to the page shown then
+// The window runs its webPreferences.preload (CommonJS) as a sandboxed preload
+// does, with `require('electron')` giving contextBridge and ipcRenderer only.
+// Behaviour switches:
 //   ELECTRON_STAND_IN_SECOND=1   requestSingleInstanceLock() answers false (another instance runs)
 //   ELECTRON_STAND_IN_CLICK=1    every notification is clicked as soon as it is shown
 //   ELECTRON_STAND_IN_NO_TRAY=1  new Tray() throws, as on a Linux desktop without a tray
@@ -24,7 +35,7 @@
 //   ELECTRON_STAND_IN_FAULT=exception|rejection
 //                                after the probes, an error nobody catches is thrown in the main process
 import { EventEmitter } from 'node:events';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 
 const log = (event) => {
   if (process.env.ELECTRON_STAND_IN_LOG)
@@ -89,16 +100,31 @@ async function requestCancelled(url) {
   return cancel;
 }
 
+/** ipcMain: the handlers set, by channel; `invoke` answers as Electron does (a throw becomes a rejection). */
+const ipcHandlers = {};
+export const ipcMain = {
+  handle(channel, handler) {
+    ipcHandlers[channel] = handler;
+    log({ ev: 'ipcMain.handle', channel });
+  },
+};
+async function invoke(event, channel, args) {
+  const handler = ipcHandlers[channel];
+  if (!handler) throw new Error(`No handler registered for '${channel}'`);
+  return handler(event, ...args);
+}
+
 class WebContents extends EventEmitter {
+  /** The page's top frame, as WebFrameMain: its origin follows the page loaded. */
+  mainFrame = { frameTreeNodeId: 1, parent: null, origin: 'null', url: '' };
   setWindowOpenHandler(handler) {
     log({ ev: 'webContents.setWindowOpenHandler', set: typeof handler === 'function' });
     this.windowOpenHandler = handler;
   }
 }
 
-/** The probes of $ELECTRON_STAND_IN_PROBES, against the window's handlers and the session's. */
-async function runProbes(win, page) {
-  const probes = JSON.parse(process.env.ELECTRON_STAND_IN_PROBES || '{}');
+/** Probes (see the top of this file), against the window's handlers and the session's. */
+async function runProbes(win, page, probes) {
   const abs = (url) => new URL(url, page).href;
   for (const url of (probes.links ?? []).map(abs)) {
     for (const via of ['will-navigate', 'will-redirect']) {
@@ -136,6 +162,42 @@ async function runProbes(win, page) {
   for (const url of (probes.requests ?? []).map(abs)) {
     log({ ev: 'probe.request', url, cancel: await requestCancelled(url) });
   }
+}
+
+/** The steps of $ELECTRON_STAND_IN_STEPS, in order. */
+async function runSteps(win, firstPage) {
+  const local = new URL(firstPage).origin;
+  const steps = JSON.parse((process.env.ELECTRON_STAND_IN_STEPS || '[]').replaceAll('{local}', local));
+  for (const step of steps) {
+    if (step.probes) {
+      await runProbes(win, win.webContents.mainFrame.url, step.probes);
+      continue;
+    }
+    const { args = [], from } = step;
+    const outcome = step.bridge
+      ? { ev: 'probe.bridge', method: step.bridge }
+      : { ev: 'probe.invoke', channel: step.invoke, from };
+    try {
+      if (step.bridge) {
+        outcome.result = (await win.exposed.hookscopeDesktop[step.bridge](...args)) ?? null;
+      } else {
+        const main = win.webContents.mainFrame;
+        const senderFrame = from.subframe
+          ? { frameTreeNodeId: 2, parent: main, origin: main.origin, url: main.url }
+          : { ...main, origin: from.origin, url: `${from.origin}/` };
+        outcome.result = (await invoke({ sender: win.webContents, senderFrame }, step.invoke, args)) ?? null;
+      }
+    } catch (err) {
+      outcome.error = err.message;
+    }
+    log(outcome);
+  }
+}
+
+/** The after-first-load script: the probes, the steps, then a fault if asked for. */
+async function afterFirstLoad(win, page) {
+  await runProbes(win, page, JSON.parse(process.env.ELECTRON_STAND_IN_PROBES || '{}'));
+  await runSteps(win, page);
   const fault = process.env.ELECTRON_STAND_IN_FAULT;
   if (fault === 'exception') {
     setImmediate(() => {
@@ -154,7 +216,34 @@ export class BrowserWindow extends EventEmitter {
     this.visible = false;
     this.maximized = false;
     this.probed = false;
+    /** What the preload exposed to the page, by name. */
+    this.exposed = {};
     log({ ev: 'BrowserWindow', options });
+    if (options.webPreferences?.preload) this.runPreload(options.webPreferences.preload);
+  }
+  /** A sandboxed preload: CommonJS, and `require` gives `electron`'s contextBridge and ipcRenderer, nothing else. */
+  runPreload(path) {
+    const win = this;
+    const electron = {
+      contextBridge: {
+        exposeInMainWorld(name, api) {
+          win.exposed[name] = api;
+          log({ ev: 'contextBridge.exposeInMainWorld', name, keys: Object.keys(api) });
+        },
+      },
+      ipcRenderer: {
+        // Called from the page: the sender is its main frame.
+        invoke(channel, ...args) {
+          return invoke({ sender: win.webContents, senderFrame: win.webContents.mainFrame }, channel, args);
+        },
+      },
+    };
+    const require = (id) => {
+      if (id !== 'electron') throw new Error(`a sandboxed preload cannot require '${id}'`);
+      return electron;
+    };
+    const module = { exports: {} };
+    new Function('require', 'module', 'exports', readFileSync(path, 'utf8'))(require, module, module.exports);
   }
   removeMenu() {}
   async loadURL(url) {
@@ -162,12 +251,21 @@ export class BrowserWindow extends EventEmitter {
       log({ ev: 'loadURL', url, cancelled: true });
       throw new Error(`ERR_BLOCKED_BY_CLIENT (-20) loading '${url}'`);
     }
+    // A page whose server cannot be reached does not load, and loadURL rejects, as Electron's does.
+    try {
+      const response = await fetch(url, { redirect: 'manual' });
+      await response.body?.cancel();
+    } catch {
+      log({ ev: 'loadURL', url, failed: true });
+      throw new Error(`ERR_CONNECTION_REFUSED (-102) loading '${url}'`);
+    }
     log({ ev: 'loadURL', url });
+    this.webContents.mainFrame = { ...this.webContents.mainFrame, origin: new URL(url).origin, url };
     setImmediate(() => {
       this.emit('ready-to-show');
       if (this.probed) return;
       this.probed = true;
-      void runProbes(this, url);
+      void afterFirstLoad(this, url);
     });
   }
   show() {
@@ -258,6 +356,7 @@ export default {
   BrowserWindow,
   clipboard,
   dialog,
+  ipcMain,
   Menu,
   nativeImage,
   Notification,

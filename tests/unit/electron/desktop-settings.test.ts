@@ -15,16 +15,36 @@ const newDir = tempDirs('hookscope-desktop-settings-');
 
 describe("the desktop app's settings", () => {
   test('failed-delivery notifications are on unless switched off', async () => {
-    assert.deepEqual(parseDesktopSettings(undefined), { notifyOnFailedDelivery: true });
-    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: 'no' }), { notifyOnFailedDelivery: true });
-    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: false }), { notifyOnFailedDelivery: false });
+    assert.deepEqual(parseDesktopSettings(undefined), { notifyOnFailedDelivery: true, teamServer: null });
+    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: 'no' }), {
+      notifyOnFailedDelivery: true,
+      teamServer: null,
+    });
+    assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: false }), {
+      notifyOnFailedDelivery: false,
+      teamServer: null,
+    });
     const dir = await newDir();
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true });
-    await writeDesktopSettings(dir, { notifyOnFailedDelivery: false });
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: false });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null });
+    await writeDesktopSettings(dir, { notifyOnFailedDelivery: false, teamServer: null });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: false, teamServer: null });
     if (process.platform !== 'win32') assert.equal((await stat(join(dir, DESKTOP_SETTINGS_FILE))).mode & 0o777, 0o600);
     await writeFile(join(dir, DESKTOP_SETTINGS_FILE), 'not json');
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null });
+  });
+
+  test('the team server shown is kept, normalised; a missing, malformed or refused one means "This computer"', async () => {
+    const team = (teamServer: unknown): unknown => parseDesktopSettings({ teamServer }).teamServer;
+    assert.deepEqual(team({ url: 'https://hooks.example.com/' }), { url: 'https://hooks.example.com' });
+    assert.deepEqual(team({ url: 'http://127.0.0.1:4680' }), { url: 'http://127.0.0.1:4680' });
+    for (const refused of [null, 'https://hooks.example.com', { url: 7 }, { url: 'http://hooks.example.com' }, {}])
+      assert.equal(team(refused), null, JSON.stringify(refused));
+    const dir = await newDir();
+    await writeDesktopSettings(dir, { notifyOnFailedDelivery: true, teamServer: { url: 'https://hooks.example.com' } });
+    assert.deepEqual(await readDesktopSettings(dir), {
+      notifyOnFailedDelivery: true,
+      teamServer: { url: 'https://hooks.example.com' },
+    });
   });
 
   test("the tunnel is on in the desktop app unless config.json's tunnel.enabled says otherwise", () => {

@@ -14,7 +14,7 @@ const ORIGIN = 'http://127.0.0.1:4680';
 function navigate(url: string): { prevented: boolean; opened: string[] } {
   const opened: string[] = [];
   let prevented = false;
-  navigationGuard({ origin: ORIGIN, openExternal: (u) => opened.push(u) })(
+  navigationGuard({ origin: () => ORIGIN, openExternal: (u) => opened.push(u) })(
     { preventDefault: () => (prevented = true) },
     url,
   );
@@ -76,10 +76,30 @@ describe('navigation of the window (will-navigate, will-redirect)', () => {
   });
 });
 
+describe('a switch of the engine shown', () => {
+  test("the guard and window.open follow the app's origin at each call: the team server's routes stay, the old origin's do not", () => {
+    let origin = ORIGIN;
+    const opened: string[] = [];
+    const deps = { origin: () => origin, openExternal: (u: string) => opened.push(u) };
+    const prevented = (url: string): boolean => {
+      let stopped = false;
+      navigationGuard(deps)({ preventDefault: () => (stopped = true) }, url);
+      return stopped;
+    };
+    assert.equal(prevented('https://hooks.example.com/#/metrics'), true);
+    origin = 'https://hooks.example.com';
+    assert.equal(prevented('https://hooks.example.com/#/metrics'), false);
+    assert.equal(prevented('https://hooks.example.com/api/openapi.json'), true);
+    assert.equal(prevented(`${ORIGIN}/#/metrics`), true);
+    assert.deepEqual(windowOpenHandler(deps)({ url: 'https://hooks.example.com/share/x' }), { action: 'deny' });
+    assert.deepEqual(opened, ['https://hooks.example.com/#/metrics', `${ORIGIN}/#/metrics`]);
+  });
+});
+
 describe('window.open', () => {
   test("never makes a window; web links to other origins open in the browser, the app's origin and others nowhere", () => {
     const opened: string[] = [];
-    const handler = windowOpenHandler({ origin: ORIGIN, openExternal: (u) => opened.push(u) });
+    const handler = windowOpenHandler({ origin: () => ORIGIN, openExternal: (u) => opened.push(u) });
     assert.deepEqual(handler({ url: 'https://example.com/x' }), { action: 'deny' });
     assert.deepEqual(handler({ url: 'http://127.0.0.1:4681/share/abc' }), { action: 'deny' });
     assert.deepEqual(handler({ url: `${ORIGIN}/share/abc` }), { action: 'deny' });

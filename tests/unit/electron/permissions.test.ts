@@ -22,7 +22,7 @@ const ALL = [
 
 const granted = (permission: string, url: string | undefined): boolean => {
   let answer: boolean | null = null;
-  permissionRequestHandler(ORIGIN)(
+  permissionRequestHandler(() => ORIGIN)(
     null,
     permission,
     (g) => (answer = g),
@@ -36,7 +36,7 @@ describe('permission requests and checks', () => {
   test('every permission is denied to the app, except writing text to the clipboard', () => {
     const allowed = ALL.filter((p) => granted(p, `${ORIGIN}/#/logs/log_1`));
     assert.deepEqual(allowed, ['clipboard-sanitized-write']);
-    const checked = ALL.filter((p) => permissionCheckHandler(ORIGIN)(null, p, ORIGIN));
+    const checked = ALL.filter((p) => permissionCheckHandler(() => ORIGIN)(null, p, ORIGIN));
     assert.deepEqual(checked, ['clipboard-sanitized-write']);
   });
 
@@ -49,7 +49,22 @@ describe('permission requests and checks', () => {
       );
       assert.equal(permissionAllowed('clipboard-sanitized-write', url, ORIGIN), false, String(url));
     }
-    assert.equal(permissionCheckHandler(ORIGIN)(null, 'clipboard-sanitized-write', 'https://example.com'), false);
+    assert.equal(permissionCheckHandler(() => ORIGIN)(null, 'clipboard-sanitized-write', 'https://example.com'), false);
+  });
+
+  test("the handlers follow the app's origin at each call (the team server shown, then this computer again)", () => {
+    let origin = ORIGIN;
+    const check = permissionCheckHandler(() => origin);
+    let answer: boolean | null = null;
+    const request = permissionRequestHandler(() => origin);
+    origin = 'https://hooks.example.com';
+    request(null, 'clipboard-sanitized-write', (g) => (answer = g), { requestingUrl: 'https://hooks.example.com/#/' });
+    assert.equal(answer, true);
+    assert.equal(check(null, 'clipboard-sanitized-write', 'https://hooks.example.com'), true);
+    assert.equal(check(null, 'clipboard-sanitized-write', ORIGIN), false);
+    origin = ORIGIN;
+    assert.equal(check(null, 'clipboard-sanitized-write', 'https://hooks.example.com'), false);
+    assert.equal(check(null, 'clipboard-sanitized-write', ORIGIN), true);
   });
 
   test('devices (HID, serial, USB) are never granted', () => {

@@ -22,8 +22,25 @@ test("the session loads only the app's origin (and data:, blob:, DevTools); ever
     assert.equal(requestAllowed(url, ORIGIN), false, url);
   }
   const answers: boolean[] = [];
-  const filter = requestFilter(ORIGIN);
+  const filter = requestFilter(() => [ORIGIN]);
   filter({ url: 'https://cdn.example.com/x.js' }, (r) => answers.push(r.cancel));
   filter({ url: `${ORIGIN}/index.html` }, (r) => answers.push(r.cancel));
   assert.deepEqual(answers, [true, false]);
+});
+
+test('the filter follows the origins it is given at each request: a team server and the local engine, nothing else', () => {
+  let origins = [ORIGIN];
+  const filter = requestFilter(() => origins);
+  const cancelled = (url: string): boolean => {
+    let cancel: boolean | null = null;
+    filter({ url }, (r) => (cancel = r.cancel));
+    return cancel!;
+  };
+  assert.equal(cancelled('https://hooks.example.com/assets/index.js'), true);
+  origins = ['https://hooks.example.com', ORIGIN];
+  assert.equal(cancelled('https://hooks.example.com/assets/index.js'), false);
+  assert.equal(cancelled('wss://hooks.example.com/'), false);
+  assert.equal(cancelled(`${ORIGIN}/#/sign-in/abc`), false);
+  assert.equal(cancelled('https://other.example.com/x.js'), true);
+  assert.equal(cancelled('http://hooks.example.com/'), true);
 });

@@ -3,13 +3,15 @@ import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { useEngineStopped } from '../shared/engine-gate.ts';
 import { PortsInfo } from './ports-info.tsx';
 import { SettingsForm } from './settings-form.tsx';
+import { TeamServerSection } from './team-server-section.tsx';
 import { ThemeChoiceGroup } from './theme-choice-group.tsx';
 import './settings-screen.css';
 
 /**
  * The Settings screen (`#/settings`): the engine-wide settings (tunnel,
  * retention, rate limit, LLM), saved to config.json and applied at once; the
- * ports, which need a restart, read-only with how to change them; and this
+ * ports, which need a restart, read-only with how to change them; in the
+ * desktop app, the team server shown instead of this computer; and this
  * browser's theme. Only the install's owner may change the engine's settings.
  */
 export function SettingsScreen() {
@@ -47,6 +49,7 @@ export function SettingsScreen() {
           <PortsInfo ports={current.ports} />
         </>
       )}
+      <TeamServerSection />
       <ThemeChoiceGroup />
     </main>
   );

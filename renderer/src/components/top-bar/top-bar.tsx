@@ -1,6 +1,7 @@
 import { useSlice, useStores } from '../../stores/app-stores.ts';
 import type { TunnelStatus } from '../../api/client.ts';
 import type { LiveState } from '../../stores/live-store.ts';
+import { engineLabel } from '../../stores/desktop-store.ts';
 import type { ThemeChoice } from '../../stores/theme-store.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
 import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
@@ -26,7 +27,8 @@ const TUNNEL_WORDS: Record<TunnelStatus['state'], string> = {
 };
 
 export function TopBar() {
-  const { tunnel, live, theme, session } = useStores();
+  const { tunnel, live, theme, session, desktop } = useStores();
+  const shown = useSlice(desktop, (s) => s.engine);
   const status = useSlice(tunnel, (s) => s.status);
   const owner = useSlice(session, (s) => s.owner);
   const account = useSlice(session, (s) => s.account);
@@ -95,8 +97,17 @@ export function TopBar() {
           </span>
         )}
       </div>
-      {/* The first row is full at 1024 px: what the state means for senders gets its own. */}
-      <TunnelLine />
+      {/* The first row is full at 1024 px: the engine shown and what the tunnel means for senders get their own. */}
+      <div className="bar-line">
+        {/* The desktop app only: which engine this window shows (Settings, "Team server", switches it). */}
+        {shown && (
+          <span className={`pill engine-shown engine-${shown.kind}`} title="The engine this window shows">
+            <span className="visually-hidden">Showing: </span>
+            {engineLabel(shown)}
+          </span>
+        )}
+        <TunnelLine />
+      </div>
     </header>
   );
 }

@@ -1,0 +1,76 @@
+import { parseTeamServerUrl, signInLinkFor, type EngineChoice, type EngineSwitch } from './engine-choice.ts';
+
+/**
+ * The IPC channels of `window.hookscopeDesktop` (electron/preload.cts spells the
+ * same names: a sandboxed preload cannot import this file; a unit test holds
+ * the two together).
+ */
+export const BRIDGE_CHANNELS = {
+  engine: 'hookscope:engine',
+  connectTeamServer: 'hookscope:connect-team-server',
+  useThisComputer: 'hookscope:use-this-computer',
+} as const;
+
+export type ConnectResult = { ok: true } | { ok: false; error: string };
+
+export interface DesktopBridgeDeps {
+  engineSwitch: EngineSwitch;
+  /** A sentence when `url` does not answer as a Hookscope engine, else null. */
+  checkTeamServer(url: string): Promise<string | null>;
+  /** Loads a page in the window (`win.loadURL`); rejects when it does not load. */
+  load(url: string): Promise<void>;
+  /** A fresh one-time sign-in page of the local engine. */
+  localSignInPage(): Promise<string>;
+  /** Keeps the choice for the next launch (desktop.json). */
+  save(choice: EngineChoice): Promise<void>;
+}
+
+/** What each bridge call does, once its sender has been checked (main.ts). */
+export interface DesktopBridge {
+  engine(): EngineChoice;
+  connectTeamServer(input: unknown): Promise<ConnectResult>;
+  useThisComputer(): Promise<void>;
+  /** Back to "This computer" at `page` (its sign-in page unless given): the bridge, the tray, a notification. */
+  showThisComputer(page?: string): Promise<void>;
+}
+
+function connectInput(input: unknown): { url: string; signInLink: string } | null {
+  const { url, signInLink } = (input ?? {}) as { url?: unknown; signInLink?: unknown };
+  return typeof url === 'string' && typeof signInLink === 'string' ? { url, signInLink } : null;
+}
+
+export function desktopBridge(deps: DesktopBridgeDeps): DesktopBridge {
+  const { engineSwitch } = deps;
+  const showThisComputer = async (page?: string): Promise<void> => {
+    engineSwitch.set({ kind: 'local' });
+    await deps.save({ kind: 'local' });
+    await deps.load(page ?? (await deps.localSignInPage()));
+  };
+  return {
+    engine: () => engineSwitch.choice,
+    showThisComputer,
+    useThisComputer: () => showThisComputer(),
+    async connectTeamServer(input) {
+      const fields = connectInput(input);
+      if (!fields) return { ok: false, error: 'Give both the team server URL and the sign-in link.' };
+      const url = parseTeamServerUrl(fields.url);
+      if (!url.ok) return url;
+      const link = signInLinkFor(url.value, fields.signInLink);
+      if (!link.ok) return link;
+      // Checked before the window leaves this page, so a wrong address is said here, in Settings.
+      const notHookscope = await deps.checkTeamServer(url.value);
+      if (notHookscope) return { ok: false, error: notHookscope };
+      const previous = engineSwitch.choice;
+      engineSwitch.set({ kind: 'team', url: url.value });
+      try {
+        await deps.load(link.value);
+      } catch {
+        engineSwitch.set(previous);
+        await deps.load(previous.kind === 'team' ? `${previous.url}/` : await deps.localSignInPage());
+        return { ok: false, error: `The team server at ${url.value} did not load in the window.` };
+      }
+      await deps.save(engineSwitch.choice);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The window's preload: it puts one object on the page, `window.hookscopeDesktop`,
+// through contextBridge (the page never sees Electron, ipcRenderer or Node). Each
+// method is one `ipcRenderer.invoke` on its own channel; the main process checks
+// the calling frame before it acts (electron/ipc-sender.ts). CommonJS, because a
+// sandboxed preload cannot be an ES module, and self-contained, because it can
+// load no file of ours: the channel names are those of electron/desktop-bridge.ts.
+// `import ... from` is ESM syntax, which verbatimModuleSyntax refuses in a CommonJS file.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import electron = require('electron');
+
+electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
+  engine: () => electron.ipcRenderer.invoke('hookscope:engine'),
+  connectTeamServer: (input: { url: string; signInLink: string }) =>
+    electron.ipcRenderer.invoke('hookscope:connect-team-server', { url: input.url, signInLink: input.signInLink }),
+  useThisComputer: () => electron.ipcRenderer.invoke('hookscope:use-this-computer'),
+});

@@ -1,0 +1,83 @@
+/**
+ * A stand-in for the desktop app's `window.hookscopeDesktop` (electron/preload.cts),
+ * for the renderer's tests: in Chromium through `page.addInitScript(desktopBridgeStandIn, options)`,
+ * in jsdom by calling it. It records every call and behaves like the desktop app
+ * would, in short: connecting refuses what the main process refuses most often (a
+ * URL that is no URL, plain http off this computer, no sign-in link) with the
+ * same sentences, otherwise shows the team server (the page is reloaded, as the
+ * window loads another page); "Use this computer" comes back. State and calls
+ * live in sessionStorage so they survive that reload. Self-contained: Playwright
+ * sends its source to the page.
+ */
+export interface DesktopBridgeStandInOptions {
+  engine: { kind: 'local' } | { kind: 'team'; url: string };
+  /** Reload the page after a switch, as the window would load another one (not in jsdom). */
+  reloadOnSwitch: boolean;
+}
+
+export interface DesktopBridgeStandInState {
+  engine: DesktopBridgeStandInOptions['engine'];
+  calls: unknown[][];
+}
+
+export const DESKTOP_BRIDGE_STAND_IN_KEY = 'hookscope.desktopBridgeStandIn';
+
+export function desktopBridgeStandIn(options: DesktopBridgeStandInOptions): void {
+  const key = 'hookscope.desktopBridgeStandIn'; // DESKTOP_BRIDGE_STAND_IN_KEY: the page gets this function's source only
+  const page = globalThis as unknown as {
+    sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+    location: { reload(): void };
+    hookscopeDesktop?: unknown;
+  };
+  const saved = page.sessionStorage.getItem(key);
+  const state = (saved ? JSON.parse(saved) : { engine: options.engine, calls: [] }) as DesktopBridgeStandInState;
+  const save = (): void => page.sessionStorage.setItem(key, JSON.stringify(state));
+  save();
+  const refuse = (error: string): { ok: false; error: string } => {
+    save();
+    return { ok: false, error };
+  };
+  const switched = (): void => {
+    save();
+    if (options.reloadOnSwitch) setTimeout(() => page.location.reload(), 0);
+  };
+  page.hookscopeDesktop = {
+    engine: async () => {
+      state.calls.push(['engine']);
+      save();
+      return state.engine;
+    },
+    connectTeamServer: async (input: { url: string; signInLink: string }) => {
+      state.calls.push(['connectTeamServer', input]);
+      let url: URL;
+      try {
+        url = new URL(input.url.trim());
+      } catch {
+        return refuse(`"${input.url.trim()}" is not a URL; enter it in full, e.g. https://hooks.example.com.`);
+      }
+      if (url.protocol !== 'https:')
+        return refuse(
+          'The team server must be reached over https:// (plain http:// only on this computer, e.g. http://127.0.0.1).',
+        );
+      if (input.signInLink.trim() === '')
+        return refuse('Paste the sign-in link printed by `hookscope open --print` on the team server.');
+      state.engine = { kind: 'team', url: url.origin };
+      switched();
+      return { ok: true };
+    },
+    useThisComputer: async () => {
+      state.calls.push(['useThisComputer']);
+      state.engine = { kind: 'local' };
+      switched();
+    },
+  };
+}
+
+/**
+ * The stand-in as a Chromium init script (`page.addInitScript({ content })`). The
+ * function's source, as tsx compiled it, calls esbuild's `__name` helper, which
+ * the page does not have: the script brings a do-nothing one.
+ */
+export function desktopBridgeStandInScript(options: DesktopBridgeStandInOptions): string {
+  return `var __name = (f) => f;\n(${desktopBridgeStandIn.toString()})(${JSON.stringify(options)});`;
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { desktopBridge, type DesktopBridgeDeps } from '../../../electron/desktop-bridge.ts';
+import { EngineSwitch, type EngineChoice } from '../../../electron/engine-choice.ts';
+import { describe, test } from '../../helpers/node-test.ts';
+
+const LOCAL = 'http://127.0.0.1:4680';
+const TEAM = 'https://hooks.example.com';
+
+/** A bridge whose window, settings file and team server check are recorded in memory. */
+function harness(options: { initial?: EngineChoice; notHookscope?: string; unloadable?: string } = {}) {
+  const loads: string[] = [];
+  const saves: EngineChoice[] = [];
+  const checked: string[] = [];
+  let code = 0;
+  const engineSwitch = new EngineSwitch(options.initial ?? { kind: 'local' }, LOCAL);
+  const deps: DesktopBridgeDeps = {
+    engineSwitch,
+    checkTeamServer: async (url) => {
+      checked.push(url);
+      return options.notHookscope ?? null;
+    },
+    load: async (url) => {
+      if (options.unloadable && url.startsWith(options.unloadable)) throw new Error('ERR_CONNECTION_REFUSED');
+      loads.push(url);
+    },
+    localSignInPage: async () => `${LOCAL}/#/sign-in/local${++code}`,
+    save: async (choice) => {
+      saves.push(choice);
+    },
+  };
+  return { bridge: desktopBridge(deps), engineSwitch, loads, saves, checked };
+}
+
+describe('the desktop bridge', () => {
+  test("connect: checks the server, switches the origin, loads the server's sign-in link and keeps the choice", async () => {
+    const h = harness();
+    assert.deepEqual(h.bridge.engine(), { kind: 'local' });
+    const answer = await h.bridge.connectTeamServer({ url: 'https://hooks.example.com/', signInLink: 'abc123' });
+    assert.deepEqual(answer, { ok: true });
+    assert.deepEqual(h.checked, [TEAM]);
+    assert.deepEqual(h.loads, [`${TEAM}/#/sign-in/abc123`]);
+    assert.deepEqual(h.saves, [{ kind: 'team', url: TEAM }]);
+    assert.deepEqual(h.bridge.engine(), { kind: 'team', url: TEAM });
+    assert.equal(h.engineSwitch.origin(), TEAM);
+  });
+
+  test('a refused input answers its sentence and changes nothing', async () => {
+    const h = harness();
+    const cases: [unknown, string][] = [
+      [undefined, 'Give both the team server URL and the sign-in link.'],
+      [{ url: TEAM }, 'Give both the team server URL and the sign-in link.'],
+      [
+        { url: 'http://hooks.example.com', signInLink: 'abc' },
+        'The team server must be reached over https:// (plain http:// only on this computer, e.g. http://127.0.0.1).',
+      ],
+      [
+        { url: TEAM, signInLink: 'https://evil.example.com/#/sign-in/abc' },
+        'The sign-in link is not on the team server (hooks.example.com); it is on evil.example.com.',
+      ],
+    ];
+    for (const [input, error] of cases)
+      assert.deepEqual(await h.bridge.connectTeamServer(input), { ok: false, error }, JSON.stringify(input));
+    assert.deepEqual([h.checked, h.loads, h.saves], [[], [], []]);
+    assert.deepEqual(h.bridge.engine(), { kind: 'local' });
+  });
+
+  test('a server that is not a Hookscope engine is said in Settings; the window stays', async () => {
+    const h = harness({
+      notHookscope: 'The team server at https://hooks.example.com did not answer (it could not be reached).',
+    });
+    assert.deepEqual(await h.bridge.connectTeamServer({ url: TEAM, signInLink: 'abc' }), {
+      ok: false,
+      error: 'The team server at https://hooks.example.com did not answer (it could not be reached).',
+    });
+    assert.deepEqual([h.loads, h.saves], [[], []]);
+    assert.equal(h.engineSwitch.origin(), LOCAL);
+  });
+
+  test('a sign-in page that does not load: back to the engine shown before, nothing kept', async () => {
+    const h = harness({ unloadable: TEAM });
+    assert.deepEqual(await h.bridge.connectTeamServer({ url: TEAM, signInLink: 'abc' }), {
+      ok: false,
+      error: 'The team server at https://hooks.example.com did not load in the window.',
+    });
+    assert.deepEqual(h.loads, [`${LOCAL}/#/sign-in/local1`]);
+    assert.deepEqual(h.saves, []);
+    assert.deepEqual(h.bridge.engine(), { kind: 'local' });
+
+    const other = harness({ initial: { kind: 'team', url: 'https://old.example.com' }, unloadable: TEAM });
+    await other.bridge.connectTeamServer({ url: TEAM, signInLink: 'abc' });
+    assert.deepEqual(other.loads, ['https://old.example.com/']);
+    assert.deepEqual(other.bridge.engine(), { kind: 'team', url: 'https://old.example.com' });
+  });
+
+  test('"Use this computer": the local origin, a fresh local sign-in link, the choice kept; a delivery page when given', async () => {
+    const h = harness({ initial: { kind: 'team', url: TEAM } });
+    await h.bridge.useThisComputer();
+    assert.deepEqual(h.bridge.engine(), { kind: 'local' });
+    assert.equal(h.engineSwitch.origin(), LOCAL);
+    await h.bridge.showThisComputer(`${LOCAL}/#/logs/log_1`);
+    assert.deepEqual(h.loads, [`${LOCAL}/#/sign-in/local1`, `${LOCAL}/#/logs/log_1`]);
+    assert.deepEqual(h.saves, [{ kind: 'local' }, { kind: 'local' }]);
+  });
+});
