@@ -82,7 +82,7 @@ export async function followEvents<E extends EventShape = EventShape>(opts: Foll
       if (!isRetriable(e, opts.isRetriable)) throw e;
       if (!waitingSaid) opts.onStatus('The engine is not answering; waiting for it to come back...');
       waitingSaid = true;
-      await sleep(backoff, opts.signal);
+      await abortableSleep(backoff, opts.signal);
       backoff = Math.min(backoff * 2, maxBackoff);
       continue;
     }
@@ -124,7 +124,7 @@ export async function followEvents<E extends EventShape = EventShape>(opts: Foll
     if (opts.signal.aborted) return;
     opts.onStatus('The event stream ended; reconnecting...');
     waitingSaid = true; // one announcement per outage, not one per attempt
-    await sleep(Math.min(parser.retryMs ?? backoff, maxBackoff), opts.signal);
+    await abortableSleep(Math.min(parser.retryMs ?? backoff, maxBackoff), opts.signal);
   }
 }
 
@@ -133,8 +133,11 @@ function isRetriable(e: unknown, extra: ((error: unknown) => boolean) | undefine
   return extra?.(e) ?? false;
 }
 
-/** Waits `ms`, or less when `signal` aborts first; never rejects, so the loop checks the signal after it. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Waits `ms`, or less when `signal` aborts first; never rejects, so a loop checks the
+ * signal after it (here, and in `hookscope listen`'s retries).
+ */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = (): void => {

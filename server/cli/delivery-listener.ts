@@ -1,5 +1,6 @@
 import type { ApiClient, ApiSchemas } from '../api-client/api-client.ts';
 import { ApiError, NETWORK_ERROR } from '../api-client/api-error.ts';
+import { abortableSleep } from '../api-client/event-follower.ts';
 import { send as httpSend, type SendInput, type SendResult } from '../replay/http-sender.ts';
 import type { ListenReport } from './listen-output.ts';
 
@@ -412,18 +413,4 @@ function untilAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T | nul
     signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([call, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-/** Waits `ms`, or less when `signal` aborts first; never rejects. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
