@@ -61,17 +61,7 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     () => run.stop(),
     () => run.stop(),
   );
-  // A thenable only (no finally), so the timer is cleared here.
-  const r = await run.then(
-    (result) => {
-      clearTimeout(cap);
-      return result;
-    },
-    (e: unknown) => {
-      clearTimeout(cap);
-      throw e;
-    },
-  );
+  const r = await settledRun(run, cap);
   return {
     rps: r['2xx'] / r.duration,
     ok: r['2xx'],
@@ -84,4 +74,9 @@ export async function postLoad(url: string, opts: LoadOptions): Promise<LoadResu
     seconds: r.duration,
     statuses: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
   };
+}
+
+/** An autocannon run's result, its cap timer cleared either way (the run is a thenable only: no finally). */
+export function settledRun<R>(run: PromiseLike<R>, cap: NodeJS.Timeout | undefined): Promise<R> {
+  return Promise.resolve(run).finally(() => clearTimeout(cap));
 }

@@ -2,6 +2,7 @@
 // for a backend whose store the benchmark cannot write directly (PostgreSQL behind `serve --database`).
 import { createHmac } from 'node:crypto';
 import autocannon from 'autocannon';
+import { settledRun } from './load.ts';
 import { seedBody } from './seed-logs.ts';
 
 export interface HttpSeedOptions {
@@ -67,16 +68,7 @@ export async function seedThroughReceiver(o: HttpSeedOptions): Promise<HttpSeedR
     ],
   });
   const cap = setTimeout(() => run.stop(), o.maxSeconds * 1000);
-  const r = await run.then(
-    (result) => {
-      clearTimeout(cap);
-      return result;
-    },
-    (e: unknown) => {
-      clearTimeout(cap);
-      throw e;
-    },
-  );
+  const r = await settledRun(run, cap);
   return {
     ms: performance.now() - t0,
     statuses: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
