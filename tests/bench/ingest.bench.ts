@@ -1,7 +1,9 @@
-// Ingest goals (issue 12): 1 KB deliveries at 32 connections against a bare node:http
-// server and the real receiver, each in its own process: the default sync policy, a
-// Stripe endpoint that verifies every signature, `strict` sync, and the default again
-// with readers (list calls, a live-events subscriber) running during the load.
+// Ingest goals (issues 12 and 25): 1 KB deliveries at 32 connections against the real
+// receiver, HTTP Toolkit's capture engine (mockttp) and a bare node:http server, each in
+// its own process, in rounds that alternate the three (so a slower minute of the shared
+// machine weighs on all of them); then a Stripe endpoint that verifies every signature,
+// `strict` sync, and the default again with readers (list calls, a live-events
+// subscriber) running during the load.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +17,8 @@ import type { ReadersInput, ReadersResult } from './readers-child.ts';
 import { apiGet, timeCalls, type Timings } from './timing.ts';
 
 export interface IngestOptions {
+  /** Rounds of engine (sync `interval`), mockttp and bare, in that order each time. */
+  rounds: number;
   connections: number;
   seconds: number;
   warmupSeconds: number;
@@ -70,16 +74,28 @@ export interface ReadersRun {
   reads: ReadersResult;
 }
 
+/** mockttp's run, with what it kept: every request with its body, as HTTP Toolkit's UI gets them. */
+export interface MockttpRun extends Measured {
+  captured: { requests: number; bodyBytes: number };
+}
+
+/** One round: the engine (default sync), then mockttp, then bare, one after the other. */
+export interface IngestRound {
+  interval: IngestRun;
+  mockttp: MockttpRun;
+  bare: IngestRun;
+}
+
 export interface IngestResult {
   options: IngestOptions;
-  bare: IngestRun;
-  interval: IngestRun;
+  rounds: IngestRound[];
   stripe: StripeRun;
   strict: IngestRun;
   withReaders: ReadersRun;
 }
 
 const BARE = new URL('./bare-server-child.ts', import.meta.url);
+const MOCKTTP = new URL('./mockttp-child.ts', import.meta.url);
 const ENGINE = new URL('./engine-child.ts', import.meta.url);
 const READERS = new URL('./readers-child.ts', import.meta.url);
 const STRIPE_SECRET = 'whsec_hookscope_bench_secret';
@@ -145,6 +161,16 @@ async function bare(o: IngestOptions): Promise<IngestRun> {
       listIdleMs: null,
       durable: null,
     };
+  } finally {
+    await child.stop();
+  }
+}
+
+async function mockttp(o: IngestOptions): Promise<MockttpRun> {
+  const child = await startChild<{ url: string }>(MOCKTTP, null);
+  try {
+    const run = await measure(child.ready.url, o, child);
+    return { ...run, captured: await child.call<MockttpRun['captured']>('captured') };
   } finally {
     await child.stop();
   }
@@ -312,12 +338,19 @@ function engineLine(r: IngestRun): string {
 }
 
 export async function benchIngest(o: IngestOptions, log: (line: string) => void): Promise<IngestResult> {
-  log('ingest: bare node:http');
-  const b = await bare(o);
-  log(`  ${Math.round(b.load.rps)} req/s, p99 ${b.load.p99} ms`);
-  log('ingest: engine, sync interval');
-  const i = await engine(o, 'interval');
-  log(engineLine(i));
+  const rounds: IngestRound[] = [];
+  for (let n = 1; n <= o.rounds; n++) {
+    log(`ingest: round ${n} of ${o.rounds}: engine, sync interval`);
+    const i = await engine(o, 'interval');
+    log(engineLine(i));
+    log(`ingest: round ${n} of ${o.rounds}: mockttp (HTTP Toolkit's engine)`);
+    const m = await mockttp(o);
+    log(`  ${Math.round(m.load.rps)} req/s, p99 ${m.load.p99} ms; ${m.captured.requests} requests kept`);
+    log(`ingest: round ${n} of ${o.rounds}: bare node:http`);
+    const b = await bare(o);
+    log(`  ${Math.round(b.load.rps)} req/s, p99 ${b.load.p99} ms`);
+    rounds.push({ interval: i, mockttp: m, bare: b });
+  }
   log('ingest: engine, stripe endpoint (every signature verified)');
   const st = await stripe(o);
   log(`${engineLine(st)}; non-2xx ${st.load.non2xx}, newest ${st.newest?.result ?? 'unread'}, failed ${st.failed}`);
@@ -329,5 +362,5 @@ export async function benchIngest(o: IngestOptions, log: (line: string) => void)
   log(
     `  ${Math.round(r.load.rps)} req/s; list p95 ${p95(r.reads.list)}, event p95 ${p95(r.reads.events)}, missed ${r.reads.missed}, reconnects ${r.reads.reconnects}`,
   );
-  return { options: o, bare: b, interval: i, stripe: st, strict: s, withReaders: r };
+  return { options: o, rounds, stripe: st, strict: s, withReaders: r };
 }

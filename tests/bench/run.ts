@@ -28,6 +28,7 @@ const WATCHDOG_MS = 15 * 60_000;
 
 const ingestOptions: IngestOptions = quick
   ? {
+      rounds: 1,
       connections: 32,
       seconds: 3,
       warmupSeconds: 1,
@@ -36,6 +37,7 @@ const ingestOptions: IngestOptions = quick
       eventGraceMs: 3_000,
     }
   : {
+      rounds: 3,
       connections: 32,
       seconds: 10,
       warmupSeconds: 2,
