@@ -2567,6 +2567,13 @@ export interface paths {
           'application/json': {
             /** @description Absolute http:// or https:// URL to send the delivery to. */
             targetUrl: string;
+            method?: string;
+            headers?: {
+              [key: string]: string | null;
+            };
+            body?: string;
+            /** @enum {string} */
+            bodyEncoding?: 'utf8' | 'base64';
             resign?: boolean;
           };
         };
@@ -2585,7 +2592,7 @@ export interface paths {
             };
           };
         };
-        /** @description targetUrl is not an absolute http(s) URL, or the sub-path cannot be joined below it (UNSAFE_SUB_PATH) */
+        /** @description A field is invalid (as for a replay), or the sub-path cannot be joined below targetUrl (UNSAFE_SUB_PATH) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2621,7 +2628,156 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description The log body was truncated (over the body limit), or the endpoint has no secret to re-sign with */
+        /** @description The log body was truncated (pass a body), or the endpoint has no secret to re-sign with */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is larger than the API accepts (1 MB). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The request body is not JSON (Content-Type: application/json, UTF-8). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description An engine fault; details.errorId finds it in logs/engine.log. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The store cannot accept writes, or the engine is stopping. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/replay/{webhookLogId}/sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Record a replay the client sent itself (the desktop app on a team server sends to the laptop's localhost) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          webhookLogId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Absolute http:// or https:// URL to send the delivery to. */
+            targetUrl: string;
+            method: string;
+            requestHeaders: [string, string][];
+            /** @description The body sent, only when it differs from the log's bytes (an edited body); absent: the log's bytes. */
+            body?: string;
+            /** @enum {string} */
+            bodyEncoding?: 'utf8' | 'base64';
+            /** @description The method, a header or the body was changed (as outgoing answered: its `edited`). */
+            edited: boolean;
+            status: number | null;
+            responseTime: number;
+            responseHeaders: [string, string][];
+            /** @description The response body, base64, at most its first 65536 bytes. */
+            responseBody: string;
+            responseTruncated: boolean;
+            error: {
+              /** @enum {string} */
+              code: 'TARGET_UNREACHABLE' | 'TARGET_TIMEOUT' | 'REQUEST_NOT_SENT';
+              message: string;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Recorded (trigger client) like the engine's own replays, a target failure included (in `error`) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              success: true;
+              data: components['schemas']['ReplayDetail'];
+            };
+          };
+        };
+        /** @description A field is invalid, or edited is false while the body differs from the log's bytes */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Host header not allowed (DNS rebinding protection). */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description Unknown resource, or one that belongs to another account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description The log body was truncated (over the body limit) and no body was given */
         409: {
           headers: {
             [name: string]: unknown;
@@ -4655,8 +4811,11 @@ export interface components {
         code: string;
         message: string;
       } | null;
-      /** @enum {string} */
-      trigger: 'manual' | 'forward';
+      /**
+       * @description manual: the engine sent it as a user asked (API, UI, CLI); forward: the endpoint's forwardUrl, as the delivery arrived; client: a client (the desktop app) sent it from its own machine and reported it (POST /api/replay/{webhookLogId}/sent).
+       * @enum {string}
+       */
+      trigger: 'manual' | 'forward' | 'client';
       createdAt: string;
       /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
       edited: boolean;
@@ -4924,8 +5083,11 @@ export interface components {
         code: string;
         message: string;
       } | null;
-      /** @enum {string} */
-      trigger: 'manual' | 'forward';
+      /**
+       * @description manual: the engine sent it as a user asked (API, UI, CLI); forward: the endpoint's forwardUrl, as the delivery arrived; client: a client (the desktop app) sent it from its own machine and reported it (POST /api/replay/{webhookLogId}/sent).
+       * @enum {string}
+       */
+      trigger: 'manual' | 'forward' | 'client';
       createdAt: string;
       /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
       edited: boolean;
@@ -4939,17 +5101,19 @@ export interface components {
       bodyEncoding: 'utf8' | 'base64';
       truncated: boolean;
     };
-    /** @description What the engine would send for a log; the caller sends it (hookscope listen, from the laptop). */
+    /** @description What the engine would send for a log; the caller sends it (hookscope listen and the desktop app, from the laptop). */
     OutgoingRequest: {
       method: string;
       /** @description targetUrl with the delivery's sub-path below it and its query appended, as forwarding joins them. */
       url: string;
-      /** @description In order and case: the original headers without hop-by-hop ones, Host and Content-Length for this target, the engine's X-Forwarded-*, then (resign) a fresh signature of the endpoint's scheme. */
+      /** @description In order and case: the original headers without hop-by-hop ones, Host and Content-Length for this target, the engine's X-Forwarded-*, the headers given (set, replaced or removed), then (resign) a fresh signature of the endpoint's scheme over the body sent. */
       headers: [string, string][];
-      /** @description The exact bytes received, in bodyEncoding. */
+      /** @description The exact bytes received (or the body given), in bodyEncoding. */
       body: string;
       /** @enum {string} */
       bodyEncoding: 'utf8' | 'base64';
+      /** @description The method, a header or the body differs from a plain send to this target (re-signing alone is no edit): what to report as `edited` to POST /api/replay/{webhookLogId}/sent. */
+      edited: boolean;
     };
     /** @description One attempt: the request as sent (method, targetUrl, requestHeaders in order, body) and the response. */
     ReplayExchange: {
@@ -4964,8 +5128,11 @@ export interface components {
         code: string;
         message: string;
       } | null;
-      /** @enum {string} */
-      trigger: 'manual' | 'forward';
+      /**
+       * @description manual: the engine sent it as a user asked (API, UI, CLI); forward: the endpoint's forwardUrl, as the delivery arrived; client: a client (the desktop app) sent it from its own machine and reported it (POST /api/replay/{webhookLogId}/sent).
+       * @enum {string}
+       */
+      trigger: 'manual' | 'forward' | 'client';
       createdAt: string;
       /** @description The method, a header or the body was changed before sending (re-signing alone is not an edit); GET /api/replay/{webhookLogId}/replays/{replayId} shows the request as sent. */
       edited: boolean;
@@ -5294,10 +5461,11 @@ export interface components {
         total: number;
         succeeded: number;
         failed: number;
-        /** @description Attempts by trigger. */
+        /** @description Attempts by trigger: manual (the engine replayed), forward (forwardUrl), client (sent by the desktop app from its own machine). */
         byTrigger: {
           manual: number;
           forward: number;
+          client: number;
         };
         p50Ms: number | null;
         p95Ms: number | null;

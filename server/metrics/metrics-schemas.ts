@@ -51,9 +51,10 @@ export const MetricsReportSchema = z
       total: z.number(),
       succeeded: z.number(),
       failed: z.number(),
-      byTrigger: z
-        .strictObject({ manual: z.number(), forward: z.number() })
-        .meta({ description: 'Attempts by trigger.' }),
+      byTrigger: z.strictObject({ manual: z.number(), forward: z.number(), client: z.number() }).meta({
+        description:
+          'Attempts by trigger: manual (the engine replayed), forward (forwardUrl), client (sent by the desktop app from its own machine).',
+      }),
       p50Ms: nullableNumber,
       p95Ms: nullableNumber,
     }),

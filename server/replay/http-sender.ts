@@ -31,6 +31,8 @@ export interface SendResult {
 export const UNREACHABLE = 'TARGET_UNREACHABLE';
 export const TIMEOUT = 'TARGET_TIMEOUT';
 export const NOT_SENT = 'REQUEST_NOT_SENT';
+/** Every failure code `send` reports: what a client that sends with it may report too. */
+export const SEND_FAILURES = [UNREACHABLE, TIMEOUT, NOT_SENT] as const;
 
 /**
  * Sends one request with node:http/https rather than fetch: fetch forbids some

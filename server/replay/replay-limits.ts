@@ -9,3 +9,9 @@ export const MAX_TIMEOUT_MS = 120_000;
  * 1 MB, so whole bodies could hold 10 GB. The whole size is kept beside it.
  */
 export const EDITED_BODY_CAP_BYTES = 64 * 1024;
+/**
+ * The longest response time a client may report for a request it sent itself: its
+ * timer stops the request at MAX_TIMEOUT_MS at the latest, and the margin covers a
+ * late timer on a busy machine.
+ */
+export const MAX_REPORTED_RESPONSE_TIME_MS = MAX_TIMEOUT_MS + 10_000;

@@ -15,6 +15,7 @@ import {
   ReplayDetailSchema,
   ReplayExchangeSchema,
   ReplayParams,
+  SentBody,
 } from './replay-schemas.ts';
 import type { ReplayService } from './replay-service.ts';
 import { historyEntry } from './replay-types.ts';
@@ -74,11 +75,34 @@ export function replayRoutes(replays: ReplayService, forwarder: Forwarder): Rout
       body: OutgoingBody,
       responses: { 200: { description: 'The request to send', data: OutgoingRequestSchema } },
       errors: {
-        400: 'targetUrl is not an absolute http(s) URL, or the sub-path cannot be joined below it (UNSAFE_SUB_PATH)',
-        409: 'The log body was truncated (over the body limit), or the endpoint has no secret to re-sign with',
+        400: 'A field is invalid (as for a replay), or the sub-path cannot be joined below targetUrl (UNSAFE_SUB_PATH)',
+        409: 'The log body was truncated (pass a body), or the endpoint has no secret to re-sign with',
       },
       handler: async ({ account, params, body }) => ({
         data: outgoingRequestView(await replays.outgoing(account, params.webhookLogId, body)),
+      }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/replay/:webhookLogId/sent',
+      summary:
+        "Record a replay the client sent itself (the desktop app on a team server sends to the laptop's localhost)",
+      tag,
+      params: LogIdParams,
+      body: SentBody,
+      responses: {
+        200: {
+          description:
+            "Recorded (trigger client) like the engine's own replays, a target failure included (in `error`)",
+          data: ReplayDetailSchema,
+        },
+      },
+      errors: {
+        400: "A field is invalid, or edited is false while the body differs from the log's bytes",
+        409: 'The log body was truncated (over the body limit) and no body was given',
+      },
+      handler: async ({ account, params, body }) => ({
+        data: replayDetailView(await replays.recordSent(account, params.webhookLogId, body)),
       }),
     }),
     route({

@@ -26,6 +26,7 @@ import {
   historyEntry,
   replayFailed,
   type BodyEncoding,
+  type ReplayFailure,
   type HeaderPairs,
   type ReplayReader,
   type ReplayRecord,
@@ -35,14 +36,36 @@ import {
 } from './replay-types.ts';
 import type { ReplayHistoryEntry } from './replay-schemas.ts';
 
-export interface ReplayInput {
-  targetUrl: string;
+/** What a user may change of a stored delivery before it is sent (replay and outgoing alike). */
+export interface RequestEdits {
   method?: string;
   headers?: HeaderOverrides;
   body?: string;
   bodyEncoding?: BodyEncoding;
   resign?: boolean;
+}
+
+export interface ReplayInput extends RequestEdits {
+  targetUrl: string;
   timeoutMs?: number;
+}
+
+/** A request a client sent itself (the desktop app, to its own localhost) and what came back. */
+export interface SentInput {
+  targetUrl: string;
+  method: string;
+  requestHeaders: HeaderPairs;
+  /** The body sent when it differs from the log's bytes; absent: the log's bytes. */
+  body?: string;
+  bodyEncoding?: BodyEncoding;
+  edited: boolean;
+  status: number | null;
+  responseTime: number;
+  responseHeaders: HeaderPairs;
+  /** Base64, at most RESPONSE_CAP_BYTES decoded. */
+  responseBody: string;
+  responseTruncated: boolean;
+  error: ReplayFailure | null;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -53,6 +76,15 @@ export interface OutgoingRequest {
   url: URL;
   headers: HeaderPairs;
   body: Buffer;
+  /** The method, a header or the body differs from a plain send to this target (see ReplayRecord.edited). */
+  edited: boolean;
+}
+
+/** A request built from a log and the user's edits: what replay sends and outgoing hands out. */
+interface BuiltRequest extends OutgoingRequest {
+  log: StoredLogWithBody;
+  /** The body differs from the log's bytes (then stored with the attempt). */
+  bodyEdited: boolean;
 }
 
 export interface ReplayServiceDeps {
@@ -125,30 +157,12 @@ export class ReplayService implements ReplayReader {
    * (recorded too, its id in the error's details).
    */
   async replay(account: AccountContext, logId: string, input: ReplayInput): Promise<StoredReplay> {
-    const { log, forwarded } = await this.sendable(account, logId);
-    const original = log.body;
-    const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
-    if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
-    if (log.truncated && input.body === undefined) {
-      throw new ConflictError(
-        `Log ${logId} holds only the first ${log.storedSize} of its ${log.size} bytes (it was over the body limit); pass a body to replay it.`,
-        'LOG_BODY_TRUNCATED',
-        { field: 'body' },
-      );
-    }
-    const body = input.body !== undefined ? Buffer.from(input.body, input.bodyEncoding ?? 'utf8') : original;
-    const url = new URL(input.targetUrl);
-    const method = input.method ?? log.method;
-    const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, body) : [];
-    // Like a forward, a replay says where the delivery came from; a header the user typed still wins.
-    const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed, forwarded);
-    const bodyEdited = !body.equals(original);
-    // Edited: what is sent differs from a plain replay (re-signed the same way) to this target.
-    // Overrides that change nothing (a header set to the value it has) are no edit.
-    const edited =
-      method !== log.method ||
-      bodyEdited ||
-      !sameHeaders(headers, buildHeaders(log.rawHeaders, url, body, {}, signed, forwarded));
+    const { log, method, url, headers, body, edited, bodyEdited } = await this.build(
+      account,
+      logId,
+      input,
+      () => new URL(input.targetUrl),
+    );
 
     const createdAt = this.deps.clock.now();
     const result = await this.send({ url, method, headers, body, timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS });
@@ -184,33 +198,95 @@ export class ReplayService implements ReplayReader {
 
   /**
    * The request forwarding would send for the log to `targetUrl` (sub-path and
-   * query joined as forwardTarget does, headers as buildHeaders makes them,
-   * re-signed when asked), built and not sent: `hookscope listen` sends it from
-   * the laptop, which the engine cannot reach, with a signature only the engine
-   * can make (it holds the secret). Nothing is recorded.
+   * query joined as forwardTarget does), with the user's edits applied exactly as
+   * a replay applies them (buildHeaders, re-signed when asked), built and not sent:
+   * `hookscope listen` and the desktop app send it from the laptop, which the
+   * engine cannot reach, with a signature only the engine can make (it holds the
+   * secret). Nothing is recorded.
    */
   async outgoing(
     account: AccountContext,
     logId: string,
-    input: { targetUrl: string; resign?: boolean },
+    input: RequestEdits & { targetUrl: string },
   ): Promise<OutgoingRequest> {
-    const { log, forwarded } = await this.sendable(account, logId);
-    const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
-    if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
-    if (log.truncated) {
-      throw new ConflictError(
-        `Log ${logId} holds only the first ${log.storedSize} of its ${log.size} bytes (it was over the body limit); it cannot be sent as received.`,
-        'LOG_BODY_TRUNCATED',
+    const { method, url, headers, body, edited } = await this.build(account, logId, input, (log) =>
+      forwardTarget(input.targetUrl, log.path, log.query),
+    );
+    return { method, url, headers, body, edited };
+  }
+
+  /**
+   * Records a request a client sent itself (trigger `client`): the desktop app on a
+   * team server sends to the laptop's localhost, which the engine cannot reach, and
+   * reports what it sent and what came back. Stored like the engine's own attempts,
+   * an edited body up to EDITED_BODY_CAP_BYTES with its whole size.
+   */
+  async recordSent(account: AccountContext, logId: string, input: SentInput): Promise<StoredReplay> {
+    const log = await this.deps.logs.find(account, logId);
+    assertWhole(log, logId, input.body);
+    const body = input.body !== undefined ? Buffer.from(input.body, input.bodyEncoding ?? 'utf8') : log.body;
+    const bodyEdited = !body.equals(log.body);
+    if (bodyEdited && !input.edited) {
+      throw new ValidationError(
+        `Invalid request body "edited": it must be true when the body sent differs from the log's bytes.`,
+        {
+          field: 'edited',
+        },
       );
     }
-    const url = forwardTarget(input.targetUrl, log.path, log.query);
-    const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, log.body) : [];
-    return {
-      method: log.method,
-      url,
-      headers: buildHeaders(log.rawHeaders, url, log.body, {}, signed, forwarded),
-      body: log.body,
-    };
+    return this.record({
+      id: this.deps.ids.opaque('rp'),
+      accountId: account.id,
+      logId,
+      endpointId: log.endpointId,
+      targetUrl: input.targetUrl,
+      method: input.method,
+      // When it was sent, as for the engine's own attempts: the report comes once the answer did.
+      createdAt: this.deps.clock.now() - input.responseTime,
+      trigger: 'client',
+      edited: input.edited,
+      requestHeaders: input.requestHeaders,
+      requestBody: bodyEdited ? body.subarray(0, EDITED_BODY_CAP_BYTES) : null,
+      requestBodySize: bodyEdited ? body.length : null,
+      status: input.status,
+      responseTime: input.responseTime,
+      responseHeaders: input.responseHeaders,
+      responseBody: Buffer.from(input.responseBody, 'base64'),
+      responseTruncated: input.responseTruncated,
+      error: input.error,
+    });
+  }
+
+  /**
+   * The request for a log with the user's edits: the original method, headers
+   * (buildHeaders) and exact bytes unless overridden, re-signed over the final
+   * body when asked, to the URL `target` makes of the log.
+   */
+  private async build(
+    account: AccountContext,
+    logId: string,
+    input: RequestEdits,
+    target: (log: StoredLogWithBody) => URL,
+  ): Promise<BuiltRequest> {
+    const { log, forwarded } = await this.sendable(account, logId);
+    const original = log.body;
+    const endpoint = this.deps.endpoints.forReceiver(log.endpointId);
+    if (!endpoint || endpoint.accountId !== account.id) throw logNotFound(logId);
+    assertWhole(log, logId, input.body);
+    const body = input.body !== undefined ? Buffer.from(input.body, input.bodyEncoding ?? 'utf8') : original;
+    const url = target(log);
+    const method = input.method ?? log.method;
+    const signed = input.resign ? this.signatureHeaders(endpoint, log.rawHeaders, body) : [];
+    // Like a forward, a replay says where the delivery came from; a header the user typed still wins.
+    const headers = buildHeaders(log.rawHeaders, url, body, input.headers ?? {}, signed, forwarded);
+    const bodyEdited = !body.equals(original);
+    // Edited: what is sent differs from a plain replay (re-signed the same way) to this target.
+    // Overrides that change nothing (a header set to the value it has) are no edit.
+    const edited =
+      method !== log.method ||
+      bodyEdited ||
+      !sameHeaders(headers, buildHeaders(log.rawHeaders, url, body, {}, signed, forwarded));
+    return { log, method, url, headers, body, edited, bodyEdited };
   }
 
   /** The log (account-scoped: another account's is a 404), its exact bytes and the X-Forwarded-* to send with them. */
@@ -239,7 +315,7 @@ export class ReplayService implements ReplayReader {
     this.deps.events.publish(r.accountId, 'log.updated', {
       logId: r.logId,
       endpointId: r.endpointId,
-      change: r.trigger === 'manual' ? 'replay' : 'forward',
+      change: r.trigger === 'forward' ? 'forward' : 'replay',
     });
     await this.deps.recorded?.(r);
     return r;
@@ -283,7 +359,7 @@ export class ReplayService implements ReplayReader {
 
   async stats(accountId: string, sinceMs: number): Promise<ReplayStats> {
     const rows = await this.deps.repo.since(accountId, sinceMs);
-    const byTrigger: Record<ReplayTrigger, number> = { manual: 0, forward: 0 };
+    const byTrigger: Record<ReplayTrigger, number> = { manual: 0, forward: 0, client: 0 };
     let failed = 0;
     for (const r of rows) {
       byTrigger[r.trigger] += 1;
@@ -337,6 +413,17 @@ export class ReplayService implements ReplayReader {
       signatureHeader: endpoint.signatureHeader,
       messageId: headerValue(original, 'webhook-id'),
     });
+  }
+}
+
+/** A log stored cut at the body limit can be sent only with a body given in its place. */
+function assertWhole(log: StoredLogWithBody, logId: string, body: string | undefined): void {
+  if (log.truncated && body === undefined) {
+    throw new ConflictError(
+      `Log ${logId} holds only the first ${log.storedSize} of its ${log.size} bytes (it was over the body limit); pass a body to send it.`,
+      'LOG_BODY_TRUNCATED',
+      { field: 'body' },
+    );
   }
 }
 

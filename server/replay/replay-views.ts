@@ -36,7 +36,14 @@ export function replayExchangeView(x: SentReplay): ReplayExchange {
 
 export function outgoingRequestView(r: OutgoingRequest): OutgoingRequestView {
   const body = encodeBody(r.body, false);
-  return { method: r.method, url: r.url.href, headers: r.headers, body: body.text, bodyEncoding: body.encoding };
+  return {
+    method: r.method,
+    url: r.url.href,
+    headers: r.headers,
+    body: body.text,
+    bodyEncoding: body.encoding,
+    edited: r.edited,
+  };
 }
 
 const sideView = (s: ReplaySide): ReplayDiffView['a'] => ({ ...s, createdAt: isoTime(s.createdAt) });

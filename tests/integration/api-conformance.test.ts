@@ -21,6 +21,20 @@ type Doc = {
   >;
 };
 
+/** A report of a request the client sent itself (POST .../sent): a plain send answered 200. */
+const sentReport = (targetUrl: string) => ({
+  targetUrl,
+  method: 'POST',
+  requestHeaders: [['Host', new URL(targetUrl).host]],
+  edited: false,
+  status: 200,
+  responseTime: 4,
+  responseHeaders: [],
+  responseBody: '',
+  responseTruncated: false,
+  error: null,
+});
+
 interface Case {
   /** `get /api/endpoints/{endpointId}` */
   op: string;
@@ -391,6 +405,18 @@ describe('API conformance: every response matches the OpenAPI document', () => {
         body: { targetUrl: target.url },
         expect: 409,
       },
+      {
+        op: 'post /api/replay/{webhookLogId}/sent',
+        params: { webhookLogId: ids.okLog! },
+        body: { ...sentReport(target.url), status: null, error: { code: 'TARGET_TIMEOUT', message: 'No answer.' } },
+        expect: 200,
+      },
+      {
+        op: 'post /api/replay/{webhookLogId}/sent',
+        params: { webhookLogId: ids.truncatedLog! },
+        body: sentReport(target.url),
+        expect: 409,
+      },
       { op: 'get /api/replay/{webhookLogId}/history', params: { webhookLogId: ids.okLog! }, expect: 200 },
       {
         op: 'get /api/replay/{webhookLogId}/replays/{replayId}',
@@ -511,6 +537,7 @@ describe('API conformance: every response matches the OpenAPI document', () => {
         params: { webhookLogId: ids.okLog! },
         body: { targetUrl: target.url },
       },
+      'post /api/replay/{webhookLogId}/sent': { params: { webhookLogId: ids.okLog! }, body: sentReport(target.url) },
       'get /api/replay/{webhookLogId}/history': { params: { webhookLogId: ids.okLog! } },
       'get /api/replay/{webhookLogId}/replays/{replayId}': {
         params: { webhookLogId: ids.okLog!, replayId: ids.replayA! },

@@ -41,7 +41,8 @@ describe('POST /api/replay/{webhookLogId}/outgoing', () => {
     const o = await outgoing(logId, { targetUrl: 'http://localhost:3000/hooks?k=v' });
     assert.equal(o.status, 200, JSON.stringify(o.body));
     const data = o.body.data;
-    assert.deepEqual(Object.keys(data), ['method', 'url', 'headers', 'body', 'bodyEncoding']);
+    assert.deepEqual(Object.keys(data), ['method', 'url', 'headers', 'body', 'bodyEncoding', 'edited']);
+    assert.equal(data.edited, false);
     assert.equal(data.method, 'POST');
     assert.equal(data.url, 'http://localhost:3000/hooks/orders/42?k=v&x=1&x=3&y=2');
     assert.equal(data.bodyEncoding, 'base64');

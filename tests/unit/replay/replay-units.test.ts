@@ -267,7 +267,7 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
 
       const s = await service.stats('acct_a', base);
       assert.equal(s.total, 20);
-      assert.deepEqual(s.byTrigger, { forward: 5, manual: 15 });
+      assert.deepEqual(s.byTrigger, { forward: 5, manual: 15, client: 0 });
       // Failed: i % 5 === 0 (0,5,10,15) and i % 7 === 0 (7,14) -> 6.
       assert.equal(s.failed, 6);
       assert.equal(s.succeeded, 14);
@@ -278,7 +278,7 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
         total: 0,
         succeeded: 0,
         failed: 0,
-        byTrigger: { manual: 0, forward: 0 },
+        byTrigger: { manual: 0, forward: 0, client: 0 },
         p50Ms: null,
         p95Ms: null,
       });

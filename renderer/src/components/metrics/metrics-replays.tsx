@@ -14,7 +14,9 @@ export function MetricsReplays({ report }: { report: MetricsReport }) {
         <dl className="facts">
           <dt>Attempts</dt>
           <dd>
-            {r.total} ({r.byTrigger.manual} replayed, {r.byTrigger.forward} forwarded)
+            {r.total} ({r.byTrigger.manual} replayed, {r.byTrigger.forward} forwarded
+            {/* Only the desktop app on a team server sends these: named where there are any. */}
+            {r.byTrigger.client > 0 && `, ${r.byTrigger.client} from this computer`})
           </dd>
           <dt>Succeeded</dt>
           <dd>{r.succeeded}</dd>

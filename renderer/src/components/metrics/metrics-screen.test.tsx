@@ -5,6 +5,7 @@ import type { MetricsReport } from '../../lib/metrics-view.ts';
 import { createAppStores, StoresContext } from '../../stores/app-stores.ts';
 import { memoryStorage } from '../../test-engine.ts';
 import { ENGINE_STOPPED_WHY } from '../shared/engine-gate.ts';
+import { MetricsReplays } from './metrics-replays.tsx';
 import { MetricsScreen } from './metrics-screen.tsx';
 
 // jsdom has no canvas: the charts are uPlot's to draw (seen in the e2e test); here, their text.
@@ -43,7 +44,14 @@ function report(window: MetricsReport['window']): MetricsReport {
     series: [{ t: '2026-11-24T12:00:00.000Z', received: 7, success: 3, failed: 3, rejected: 1 }],
     verificationFailures: [{ reason: 'no_matching_signature', count: 3 }],
     rejections: [{ reason: 'endpoint_inactive', count: 1 }],
-    replays: { total: 2, succeeded: 1, failed: 1, byTrigger: { manual: 2, forward: 0 }, p50Ms: 12, p95Ms: 1534 },
+    replays: {
+      total: 2,
+      succeeded: 1,
+      failed: 1,
+      byTrigger: { manual: 2, forward: 0, client: 0 },
+      p50Ms: 12,
+      p95Ms: 1534,
+    },
     payloadSizes: { count: 6, min: 10, max: 2048, avg: 400.5, p50: 20, p95: 2048 },
   };
 }
@@ -95,6 +103,16 @@ describe('MetricsScreen', () => {
     expect(screen.getByText('1.53 s')).toBeInTheDocument();
     expect(screen.getByText('401 B')).toBeInTheDocument(); // the average, rounded to a byte
     expect(screen.getAllByTestId('chart')).toHaveLength(2);
+  });
+
+  test('attempts the desktop app sent from this computer are named beside replays and forwards', () => {
+    const base = report('24h');
+    render(
+      <MetricsReplays
+        report={{ ...base, replays: { ...base.replays, total: 4, byTrigger: { manual: 1, forward: 1, client: 2 } } }}
+      />,
+    );
+    expect(screen.getByText('4 (1 replayed, 1 forwarded, 2 from this computer)')).toBeInTheDocument();
   });
 
   test('another window is asked for and shown; Refresh asks again', async () => {

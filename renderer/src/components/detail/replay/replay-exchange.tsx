@@ -36,7 +36,8 @@ export function ReplayExchangeView({ exchange: x, onClose }: { exchange: ReplayE
     <div className="replay-exchange" role="group" aria-label="Replay attempt" tabIndex={-1} ref={ref}>
       <div className="panel-head">
         <h4>
-          {x.trigger === 'forward' ? 'Forward' : 'Replay'} at {exactTime(x.createdAt)}
+          {x.trigger === 'forward' ? 'Forward' : x.trigger === 'client' ? 'Replay from this computer' : 'Replay'} at{' '}
+          {exactTime(x.createdAt)}
           {x.edited && (
             <>
               {' '}

@@ -59,7 +59,8 @@ export function ReplayHistory({ logId, history }: { logId: string; history: Hist
                 />
               )}
               <span className={attemptFailed(h) ? 'status failed' : 'status ok'}>{outcome(h)}</span> {h.method}{' '}
-              {h.targetUrl} · {h.responseTime} ms · {h.trigger} · {exactTime(h.createdAt)}
+              {h.targetUrl} · {h.responseTime} ms · {h.trigger === 'client' ? 'From this computer' : h.trigger} ·{' '}
+              {exactTime(h.createdAt)}
               {h.edited && (
                 <>
                   {' '}
