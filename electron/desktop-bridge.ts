@@ -1,4 +1,6 @@
+import type { SendInput, SendResult } from '../server/replay/http-sender.ts';
 import { parseTeamServerUrl, signInLinkFor, type EngineChoice, type EngineSwitch } from './engine-choice.ts';
+import { sendFromThisComputer, type LocalSendAnswer } from './local-send.ts';
 
 /**
  * The IPC channels of `window.hookscopeDesktop` (electron/preload.cts spells the
@@ -9,6 +11,7 @@ export const BRIDGE_CHANNELS = {
   engine: 'hookscope:engine',
   connectTeamServer: 'hookscope:connect-team-server',
   useThisComputer: 'hookscope:use-this-computer',
+  sendFromThisComputer: 'hookscope:send-from-this-computer',
 } as const;
 
 export type ConnectResult = { ok: true } | { ok: false; error: string };
@@ -23,6 +26,8 @@ export interface DesktopBridgeDeps {
   localSignInPage(): Promise<string>;
   /** Keeps the choice for the next launch (desktop.json). */
   save(choice: EngineChoice): Promise<void>;
+  /** Sends one request from this computer (server/replay/http-sender.ts `send`). */
+  send: (input: SendInput) => Promise<SendResult>;
 }
 
 /** What each bridge call does, once its sender has been checked (main.ts). */
@@ -30,6 +35,11 @@ export interface DesktopBridge {
   engine(): EngineChoice;
   connectTeamServer(input: unknown): Promise<ConnectResult>;
   useThisComputer(): Promise<void>;
+  /**
+   * A replay to this computer asked by the page (a team server cannot reach the laptop's localhost):
+   * the request checked (local-send.ts: loopback targets only), sent, the target's answer.
+   */
+  sendFromThisComputer(input: unknown): Promise<LocalSendAnswer>;
   /** Back to "This computer" at `page` (its sign-in page unless given): the bridge, the tray, a notification. */
   showThisComputer(page?: string): Promise<void>;
 }
@@ -50,6 +60,7 @@ export function desktopBridge(deps: DesktopBridgeDeps): DesktopBridge {
     engine: () => engineSwitch.choice,
     showThisComputer,
     useThisComputer: () => showThisComputer(),
+    sendFromThisComputer: (input) => sendFromThisComputer(input, deps.send),
     async connectTeamServer(input) {
       const fields = connectInput(input);
       if (!fields) return { ok: false, error: 'Give both the team server URL and the sign-in link.' };

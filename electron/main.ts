@@ -20,6 +20,7 @@ import {
 } from 'electron';
 import { accountIdFor, LOCAL_ACCOUNT } from '../server/auth/account-id.ts';
 import { startEngine, type Engine } from '../server/engine/engine.ts';
+import { send } from '../server/replay/http-sender.ts';
 import { appRoot } from '../server/support/app-root.ts';
 import { openEngineLog, type EngineLog, type Logger } from '../server/support/logger.ts';
 import { appOrigin, deliveryPage, signInPage } from './app-origin.ts';
@@ -116,6 +117,7 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
       settings = { ...settings, teamServer: choice.kind === 'team' ? { url: choice.url } : null };
       await saveSettings(engine.dataDir, settings, logger);
     },
+    send,
   });
   handleBridge(bridge, win, engineSwitch, logger);
   void showFirstPage(engineSwitch, win, localSignInPage, logger);
@@ -288,6 +290,7 @@ function handleBridge(bridge: DesktopBridge, win: BrowserWindow, engineSwitch: E
     engine: () => bridge.engine(),
     connectTeamServer: (input) => bridge.connectTeamServer(input),
     useThisComputer: () => bridge.useThisComputer(),
+    sendFromThisComputer: (input) => bridge.sendFromThisComputer(input),
   };
   for (const [name, call] of Object.entries(calls) as [keyof typeof BRIDGE_CHANNELS, (input: unknown) => unknown][]) {
     ipcMain.handle(BRIDGE_CHANNELS[name], (event, input: unknown) => {

@@ -13,4 +13,21 @@ electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
   connectTeamServer: (input: { url: string; signInLink: string }) =>
     electron.ipcRenderer.invoke('hookscope:connect-team-server', { url: input.url, signInLink: input.signInLink }),
   useThisComputer: () => electron.ipcRenderer.invoke('hookscope:use-this-computer'),
+  // The request the engine built (POST /api/replay/:id/outgoing); the main process sends it to this computer only.
+  sendFromThisComputer: (request: {
+    method: string;
+    url: string;
+    headers: [string, string][];
+    body: string;
+    bodyEncoding: 'utf8' | 'base64';
+    timeoutMs?: number;
+  }) =>
+    electron.ipcRenderer.invoke('hookscope:send-from-this-computer', {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+      bodyEncoding: request.bodyEncoding,
+      timeoutMs: request.timeoutMs,
+    }),
 });

@@ -1,12 +1,17 @@
 // The desktop app's engine switch in the renderer (Settings, "Team server", and
-// the engine shown in the top bar), in Chromium against a real `hookscope serve`.
+// the engine shown in the top bar), and a replay sent from this computer while a
+// team server is shown, in Chromium against a real `hookscope serve`.
 // The desktop bridge (`window.hookscopeDesktop`, put there by Electron's preload)
 // is a stand-in that records the calls and behaves like the desktop app
-// (tests/helpers/desktop-bridge-stand-in.ts); the main process's side is tested
-// in tests/unit/electron/ and tests/integration/electron-main.test.ts.
+// (tests/helpers/desktop-bridge-stand-in.ts); its send call runs the main
+// process's own (electron/local-send.ts with the real http-sender) in this
+// process; the main process's side is tested in tests/unit/electron/ and
+// tests/integration/electron-main.test.ts.
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import { apiCaller } from '../helpers/api-call.ts';
+import { desktopSend } from '../helpers/desktop-send.ts';
 import type { Browser } from '../helpers/chromium.ts';
 import {
   DESKTOP_BRIDGE_STAND_IN_KEY,
@@ -15,7 +20,17 @@ import {
 } from '../helpers/desktop-bridge-stand-in.ts';
 import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { assertAccessible, SCREENSHOTS, signInLink, startUi, stopUi } from '../helpers/ui-page.ts';
+import { TargetServer, type Reply } from '../helpers/target-server.ts';
+import {
+  assertAccessible,
+  captureBothThemes,
+  ownerToken,
+  SCREENSHOTS,
+  signInLink,
+  startUi,
+  stopUi,
+  waitForTexts,
+} from '../helpers/ui-page.ts';
 
 const REFUSED_HTTP =
   'The team server must be reached over https:// (plain http:// only on this computer, e.g. http://127.0.0.1).';
@@ -153,4 +168,152 @@ describe('the desktop engine switch in Chromium, against a real `hookscope serve
       await page.close();
     }
   });
+
+  test(
+    'on a team server, a replay to 127.0.0.1 is sent from this computer: the exact request, the attempt in the ' +
+      'history as from this computer, a second one compared with it',
+    async () => {
+      const token = await ownerToken(dataDir);
+      const api = apiCaller(
+        () => serve.apiUrl,
+        () => token,
+      );
+      // The laptop's dev server: it answers differently the second time, so the comparison has something to say.
+      const target = await TargetServer.start((_req, i): Reply =>
+        i === 0
+          ? { status: 201, headers: { 'X-Run': 'one', 'Content-Type': 'application/json' }, body: '{"ok":true}' }
+          : { status: 500, headers: { 'Content-Type': 'application/json' }, body: '{"ok":false}' },
+      );
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      try {
+        const endpoint = (await api('POST', '/api/endpoints', { name: 'Laptop', validationType: 'none' })) as {
+          id: string;
+          url: string;
+        };
+        const body = '{"order":1,"note":"é"}';
+        const delivered = await fetch(`${endpoint.url}/orders/retry?x=1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-first': 'one' },
+          body,
+        });
+        assert.equal(delivered.status, 200);
+        const logId = ((await delivered.json()) as { data: { id: string } }).data.id;
+
+        await page.setViewportSize({ width: 1024, height: 640 });
+        // The main process's send call, in this process: what the page hands over is checked and sent for real.
+        await page.exposeFunction('hookscopeStandInSend', desktopSend);
+        const teamOrigin = new URL(serve.apiUrl).origin;
+        await page.addInitScript({
+          content: desktopBridgeStandInScript({
+            engine: { kind: 'team', url: teamOrigin },
+            reloadOnSwitch: false,
+            sendBinding: 'hookscopeStandInSend',
+          }),
+        });
+        await page.goto(await signInLink(dataDir));
+        await page.getByRole('button', { name: 'New endpoint' }).waitFor();
+        await page.getByTitle('The engine this window shows').getByText(new URL(teamOrigin).host).waitFor();
+        await page.goto(`${serve.apiUrl}/#/logs/${logId}`);
+        await page.getByRole('region', { name: 'Delivery' }).getByRole('heading', { level: 2 }).waitFor();
+        await page
+          .getByRole('toolbar', { name: 'Delivery actions' })
+          .getByRole('button', { name: 'Replay', exact: true })
+          .click();
+        const panel = page.getByRole('region', { name: 'Replay', exact: true });
+        const field = panel.getByLabel('Target URL');
+        const fromHere = panel.getByText('Sent from this computer: the team server cannot reach it.');
+
+        // A target off this computer is the team server's to send: nothing is said.
+        await field.fill('https://hooks.example.com/orders');
+        assert.equal(await fromHere.count(), 0);
+        const targetUrl = `${target.url}/hook`;
+        await field.fill(targetUrl);
+        await fromHere.waitFor();
+        assert.equal(await field.getAttribute('aria-describedby'), await fromHere.getAttribute('id'));
+
+        await panel.getByRole('button', { name: 'Send' }).click();
+        const result = panel.getByRole('group', { name: 'Replay result' });
+        await result.getByText('201', { exact: true }).waitFor();
+        const history = panel.getByRole('list', { name: 'Replay history' });
+        await waitForTexts(history.locator('li'), [
+          new RegExp(`^201 POST ${targetUrl} · \\d+ ms · From this computer · `),
+        ]);
+
+        await panel.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await captureBothThemes(
+          page,
+          'desktop-replay-from-this-computer',
+          'replay from this computer on a team server',
+        );
+
+        // What the dev server got is what the page handed to the desktop app, byte for byte: the engine's request.
+        assert.equal(target.received.length, 1);
+        const state = JSON.parse(
+          await page.evaluate<string>(`sessionStorage.getItem(${JSON.stringify(DESKTOP_BRIDGE_STAND_IN_KEY)})`),
+        ) as DesktopBridgeStandInState;
+        const sends = state.calls.filter(([name]) => name === 'sendFromThisComputer').map(([, r]) => r) as {
+          method: string;
+          url: string;
+          headers: [string, string][];
+          body: string;
+          bodyEncoding: 'utf8' | 'base64';
+        }[];
+        assert.equal(sends.length, 1);
+        const [got] = target.received;
+        assert.equal(got!.method, 'POST');
+        assert.equal(got!.url, '/hook');
+        assert.deepEqual(got!.body, Buffer.from(body));
+        assert.deepEqual(got!.rawHeaders, [...sends[0]!.headers, ['Connection', 'close']]);
+        // The delivery's headers in order (the connection's left out, Host this target's), then the engine's own.
+        const log = (await api('GET', `/api/webhooks/logs/${logId}`)) as {
+          rawHeaders: [string, string][];
+          sourceIp: string;
+        };
+        const arrivedHost = log.rawHeaders.find(([n]) => n.toLowerCase() === 'host')![1];
+        assert.deepEqual(got!.rawHeaders, [
+          ...log.rawHeaders
+            .filter(([n]) => n.toLowerCase() !== 'connection')
+            .map(([n, v]) => (n.toLowerCase() === 'host' ? [n, `127.0.0.1:${target.port}`] : [n, v])),
+          ['X-Forwarded-For', log.sourceIp],
+          ['X-Forwarded-Host', arrivedHost],
+          ['X-Forwarded-Proto', 'http'],
+          ['Connection', 'close'],
+        ]);
+
+        // Recorded by the team server like any replay: in its history, marked as sent by the client.
+        const recorded = (await api('GET', `/api/replay/${logId}/history`)) as {
+          history: { trigger: string; status: number; targetUrl: string }[];
+        };
+        assert.deepEqual(
+          recorded.history.map((h) => [h.trigger, h.status, h.targetUrl]),
+          [['client', 201, targetUrl]],
+        );
+
+        // A second attempt, then the two compared.
+        await panel.getByRole('button', { name: 'Send' }).click();
+        await result.getByText('500', { exact: true }).waitFor();
+        await waitForTexts(history.locator('li .status'), ['500', '201']);
+        assert.equal(target.received.length, 2);
+        await history.getByRole('checkbox', { name: /^Compare replay 1 / }).check();
+        await history.getByRole('checkbox', { name: /^Compare replay 2 / }).check();
+        await panel.getByRole('button', { name: 'Compare responses' }).click();
+        const diff = panel.getByRole('region', { name: 'Response differences' });
+        await diff.getByText('Status: 201 → 500').waitFor();
+        assert.equal(await page.locator('.notice').count(), 0, 'no error told');
+
+        // The history's two attempts from this computer, and their comparison below.
+        await history.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await captureBothThemes(
+          page,
+          'desktop-replay-from-this-computer-compared',
+          'two replays from this computer compared',
+        );
+        assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
+      } finally {
+        await page.close();
+        await target.close();
+      }
+    },
+  );
 });

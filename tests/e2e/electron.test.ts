@@ -51,7 +51,7 @@ describe('the desktop app in Electron (Playwright _electron)', () => {
         await page.evaluate(() =>
           Object.keys((globalThis as unknown as { hookscopeDesktop: object }).hookscopeDesktop),
         ),
-        ['engine', 'connectTeamServer', 'useThisComputer'],
+        ['engine', 'connectTeamServer', 'useThisComputer', 'sendFromThisComputer'],
       );
       assert.deepEqual(
         await page.evaluate(() =>

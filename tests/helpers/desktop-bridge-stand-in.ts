@@ -6,13 +6,17 @@
  * URL that is no URL, plain http off this computer, no sign-in link) with the
  * same sentences, otherwise shows the team server (the page is reloaded, as the
  * window loads another page); "Use this computer" comes back. State and calls
- * live in sessionStorage so they survive that reload. Self-contained: Playwright
- * sends its source to the page.
+ * live in sessionStorage so they survive that reload. `sendFromThisComputer` hands
+ * the request to a function the test exposes to the page (`sendBinding`,
+ * page.exposeFunction: the main process's own send call, run in the test process),
+ * or, without one, refuses. Self-contained: Playwright sends its source to the page.
  */
 export interface DesktopBridgeStandInOptions {
   engine: { kind: 'local' } | { kind: 'team'; url: string };
   /** Reload the page after a switch, as the window would load another one (not in jsdom). */
   reloadOnSwitch: boolean;
+  /** The name of a page function that sends for `sendFromThisComputer` (the test's, through exposeFunction). */
+  sendBinding?: string;
 }
 
 export interface DesktopBridgeStandInState {
@@ -28,7 +32,7 @@ export function desktopBridgeStandIn(options: DesktopBridgeStandInOptions): void
     sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
     location: { reload(): void };
     hookscopeDesktop?: unknown;
-  };
+  } & Record<string, unknown>;
   const saved = page.sessionStorage.getItem(key);
   const state = (saved ? JSON.parse(saved) : { engine: options.engine, calls: [] }) as DesktopBridgeStandInState;
   const save = (): void => page.sessionStorage.setItem(key, JSON.stringify(state));
@@ -69,6 +73,13 @@ export function desktopBridgeStandIn(options: DesktopBridgeStandInOptions): void
       state.calls.push(['useThisComputer']);
       state.engine = { kind: 'local' };
       switched();
+    },
+    sendFromThisComputer: async (request: unknown) => {
+      state.calls.push(['sendFromThisComputer', request]);
+      save();
+      const sender = options.sendBinding ? page[options.sendBinding] : undefined;
+      if (typeof sender !== 'function') return { ok: false, error: 'The stand-in has no sender.' };
+      return (sender as (r: unknown) => Promise<unknown>)(request);
     },
   };
 }

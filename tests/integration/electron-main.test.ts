@@ -14,6 +14,7 @@ import Stripe from 'stripe';
 import { BRIDGE_CHANNELS } from '../../electron/desktop-bridge.ts';
 import { secureWebPreferences } from '../../electron/web-preferences.ts';
 import { closedPort } from '../helpers/closed-port.ts';
+import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine } from '../helpers/test-engine.ts';
 import { after, describe, test } from '../helpers/node-test.ts';
 import { tempDirs } from '../helpers/temp-dir.ts';
@@ -110,7 +111,7 @@ describe('the desktop main process under a stand-in Electron', () => {
         // The preload ran and put exactly the desktop bridge on the page.
         assert.deepEqual(
           events.filter((e) => e.ev === 'contextBridge.exposeInMainWorld').map((e) => [e.name, e.keys]),
-          [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer']]],
+          [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer', 'sendFromThisComputer']]],
         );
         assert.equal(window.options.width, 1280);
         assert.equal(window.options.height, 820);
@@ -468,6 +469,143 @@ describe('the desktop main process under a stand-in Electron', () => {
           app.child.kill('SIGKILL');
         }
       } finally {
+        await team.stop();
+      }
+    },
+  );
+
+  test(
+    "send from this computer, with a team server shown: the page's request reaches a server on 127.0.0.1 byte for " +
+      'byte and its answer comes back; another origin, or a target off this computer, is refused and nothing is sent',
+    async () => {
+      const team = await startTestEngine();
+      const target = await TargetServer.start(() => ({
+        status: 201,
+        headers: { 'X-Handler': 'dev' },
+        body: Buffer.from([0x7b, 0x00, 0xff, 0x7d]),
+      }));
+      const down = await closedPort();
+      try {
+        const teamUrl = new URL(team.engine.apiUrl).origin;
+        const link = await team.engine.signInUrl();
+        const host = `127.0.0.1:${target.port}`;
+        const body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x31, 0x7d, 0x00, 0xff]);
+        const request = {
+          method: 'PATCH',
+          url: `${target.url}/hook/sub?x=1&y=%20`,
+          headers: [
+            ['Host', host],
+            ['Content-Type', 'application/json'],
+            ['X-Dup', 'one'],
+            ['Content-Length', String(body.length)],
+            ['x-dup', 'two'],
+            ['Stripe-Signature', 't=1,v1=ab'],
+          ],
+          body: body.toString('base64'),
+          bodyEncoding: 'base64',
+          timeoutMs: 5000,
+        };
+        const steps = [
+          { bridge: 'connectTeamServer', args: [{ url: teamUrl, signInLink: link }] },
+          { bridge: 'sendFromThisComputer', args: [request] },
+          // The local engine's page is no longer the window's: refused before anything is sent.
+          { invoke: BRIDGE_CHANNELS.sendFromThisComputer, args: [request], from: { origin: '{local}' } },
+          { invoke: BRIDGE_CHANNELS.sendFromThisComputer, args: [request], from: { subframe: true } },
+          { bridge: 'sendFromThisComputer', args: [{ ...request, url: 'http://10.0.0.5/hook', headers: [] }] },
+          { bridge: 'sendFromThisComputer', args: [{ ...request, url: 'http://localhost.evil.com/', headers: [] }] },
+          { bridge: 'sendFromThisComputer', args: [{ ...request, url: `${down.url}/hook`, headers: [] }] },
+        ];
+        const app = await launch(await newDir(), { ELECTRON_STAND_IN_STEPS: JSON.stringify(steps) });
+        try {
+          const outcomes = async (): Promise<Recorded[]> =>
+            (await app.events()).filter((e) => e.ev === 'probe.bridge' || e.ev === 'probe.invoke');
+          // The last step answered: every outcome is in the log (steps run one after another).
+          await app.waitFor(
+            (e) => e.ev === 'probe.bridge' && String(e.result?.result?.error?.message).includes(down.url),
+            'the steps',
+          );
+          assert.equal((await outcomes()).length, steps.length);
+          const calls = (await outcomes()).map(({ ev: _ev, ...rest }) => rest);
+          assert.deepEqual(calls[0], { method: 'connectTeamServer', result: { ok: true } });
+          assert.deepEqual(calls[1], {
+            method: 'sendFromThisComputer',
+            result: {
+              ok: true,
+              result: {
+                status: 201,
+                responseHeaders: calls[1]!.result.result.responseHeaders,
+                responseBody: Buffer.from([0x7b, 0x00, 0xff, 0x7d]).toString('base64'),
+                responseTruncated: false,
+                responseTime: calls[1]!.result.result.responseTime,
+                error: null,
+              },
+            },
+          });
+          const answered = (calls[1].result as any).result as {
+            responseHeaders: [string, string][];
+            responseTime: number;
+          };
+          assert.deepEqual(answered.responseHeaders[0], ['X-Handler', 'dev']);
+          assert.ok(Number.isInteger(answered.responseTime) && answered.responseTime >= 0);
+          assert.deepEqual(calls.slice(2, 4), [
+            {
+              channel: BRIDGE_CHANNELS.sendFromThisComputer,
+              from: { origin: app.apiUrl },
+              error: `Refused: the calling page is on ${app.apiUrl}, not on the app's origin ${teamUrl}.`,
+            },
+            {
+              channel: BRIDGE_CHANNELS.sendFromThisComputer,
+              from: { subframe: true },
+              error: 'Refused: the call comes from a frame inside the page, not the page itself.',
+            },
+          ]);
+          assert.deepEqual(calls.slice(4, 6), [
+            {
+              method: 'sendFromThisComputer',
+              result: {
+                ok: false,
+                error:
+                  'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://10.0.0.5/ is sent by the team server.',
+              },
+            },
+            {
+              method: 'sendFromThisComputer',
+              result: {
+                ok: false,
+                error:
+                  'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://localhost.evil.com/ is sent by the team server.',
+              },
+            },
+          ]);
+          // A local target that is not up: the sender's failure, as a result the page records.
+          const failed = calls[6]!.result.result;
+          assert.deepEqual(
+            [calls[6]!.method, failed.status, failed.error],
+            [
+              'sendFromThisComputer',
+              null,
+              {
+                code: 'TARGET_UNREACHABLE',
+                message: `${down.url}/hook could not be reached: the connection was refused (is the server running on that port?).`,
+              },
+            ],
+          );
+
+          // The one request that reached the recording server: exactly what the page gave.
+          assert.equal(target.received.length, 1);
+          const [got] = target.received;
+          assert.equal(got!.method, 'PATCH');
+          assert.equal(got!.url, '/hook/sub?x=1&y=%20');
+          assert.deepEqual(got!.rawHeaders, [...request.headers, ['Connection', 'close']]);
+          assert.deepEqual(got!.body, body);
+          app.child.kill('SIGTERM');
+          assert.equal(await app.exited, 0, app.output());
+        } finally {
+          app.child.kill('SIGKILL');
+        }
+      } finally {
+        await down.release();
+        await target.close();
         await team.stop();
       }
     },

@@ -36,6 +36,9 @@ export function createAppStores(
   const live = createLiveStore(client);
   // While the engine is stopped, stores that read by themselves keep what they show instead of failing.
   const engineStopped = (): boolean => live.getState().state === 'stopped';
+  const desktopStore = createDesktopStore(desktop, report);
+  // In the desktop app, replays the team server shown cannot reach (this computer's) are sent by the app.
+  const replaySender = desktop && { bridge: desktop, engine: () => desktopStore.getState().engine };
   return {
     notices,
     session: createSessionStore(client, report),
@@ -45,7 +48,7 @@ export function createAppStores(
     live,
     tunnel: createTunnelStore(client, report),
     theme: createThemeStore(storage),
-    replay: createReplayStore(client, report, storage),
+    replay: createReplayStore(client, report, storage, replaySender),
     share: createShareStore(client, report),
     analysis: createAnalysisStore(client, report),
     ui: createUiStore(),
@@ -54,7 +57,7 @@ export function createAppStores(
     refusals: createRefusalsStore(client, report, undefined, engineStopped),
     exports: createExportStore(client, report),
     settings: createSettingsStore(client, report),
-    desktop: createDesktopStore(desktop, report),
+    desktop: desktopStore,
   };
 }
 

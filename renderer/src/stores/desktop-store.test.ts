@@ -61,7 +61,12 @@ describe('the desktop store', () => {
 
   test('a call the desktop app rejects (a refused sender) becomes a notice, never swallowed', async () => {
     const refused = (): Promise<never> => Promise.reject(new Error('Refused: the calling frame is gone.'));
-    const bridge: DesktopBridge = { engine: refused, connectTeamServer: refused, useThisComputer: refused };
+    const bridge: DesktopBridge = {
+      engine: refused,
+      connectTeamServer: refused,
+      useThisComputer: refused,
+      sendFromThisComputer: refused,
+    };
     const notices = createNoticesStore();
     const store = createDesktopStore(bridge, notices.getState());
     await store.getState().load();

@@ -1,4 +1,5 @@
 import { createStore } from 'zustand/vanilla';
+import type { RequestBody } from '../api/client.ts';
 import type { NoticesState } from './notices-store.ts';
 
 /** The engine the desktop window shows: this computer's, or a team server's (its UI at its own origin). */
@@ -13,7 +14,36 @@ export interface DesktopBridge {
   engine(): Promise<DesktopEngine>;
   connectTeamServer(input: { url: string; signInLink: string }): Promise<{ ok: true } | { ok: false; error: string }>;
   useThisComputer(): Promise<void>;
+  /**
+   * Sends a request the engine built (`POST /api/replay/{id}/outgoing`) from this computer: the main
+   * process takes loopback targets only (electron/local-send.ts) and answers what came back, or why it sent nothing.
+   */
+  sendFromThisComputer(request: LocalRequest): Promise<LocalSendAnswer>;
 }
+
+/** A request for `sendFromThisComputer` (electron/local-send.ts `LocalRequest`). */
+export interface LocalRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: string;
+  bodyEncoding: 'utf8' | 'base64';
+  timeoutMs?: number;
+}
+
+/** What the target answered (body in base64, capped as the engine caps it), or why no answer came. */
+export interface LocalSendResult {
+  status: number | null;
+  responseHeaders: [string, string][];
+  responseBody: string;
+  responseTruncated: boolean;
+  responseTime: number;
+  /** http-sender's failure (its codes are the ones `POST /api/replay/{id}/sent` takes), null when a response came. */
+  error: RequestBody<'/api/replay/{webhookLogId}/sent', 'post'>['error'];
+}
+
+/** The target's result, or the desktop app's sentence saying why it sent nothing. */
+export type LocalSendAnswer = { ok: true; result: LocalSendResult } | { ok: false; error: string };
 
 declare global {
   interface Window {

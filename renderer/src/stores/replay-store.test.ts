@@ -7,6 +7,8 @@ import { TargetServer, type Reply } from '../../../tests/helpers/target-server.t
 import { memoryStorage } from '../test-engine.ts';
 import { createNoticesStore } from './notices-store.ts';
 import { createReplayStore } from './replay-store.ts';
+import type { DesktopBridge, DesktopEngine, LocalRequest } from './desktop-store.ts';
+import { desktopSend } from '../../../tests/helpers/desktop-send.ts';
 
 /** The replay store's response diff, against a real engine and a real target answering differently each time. */
 describe('the replay store: comparing two replays', () => {
@@ -242,5 +244,204 @@ describe('the replay store: outcomes, the request sent, the target remembered', 
     );
     expect(makeStore(storage).store.getState().targetFor('ep_never', '/')).toBe('http://localhost:5000/x');
     expect(makeStore(storage).store.getState().targetFor(endpointId, '/retry')).toBe(`${target.url}/other`);
+  });
+});
+
+/**
+ * The desktop app showing a team server: a replay to this computer is built by the engine, sent by the app
+ * (here the main process's own send call, electron/local-send.ts, with the real http-sender), and reported
+ * to the engine. A real engine plays the team server; every failure is shown where replay failures are.
+ */
+describe('the replay store: sent from this computer while a team server is shown', () => {
+  let t: TestEngine;
+  let target: TargetServer;
+  let endpointId: string;
+  let logId: string;
+  const BODY = '{"n":1,"é":true}';
+
+  beforeAll(async () => {
+    t = await startTestEngine();
+    target = await TargetServer.start((): Reply => ({ status: 201, headers: { 'X-Seen': 'yes' }, body: 'created' }));
+    endpointId = await t.endpoint({ name: 'a', validationType: 'none' });
+    const r = await t.deliver(`/webhook/${endpointId}/retry?q=1`, {
+      body: BODY,
+      headers: { 'content-type': 'application/json', 'x-first': 'one' },
+    });
+    logId = (r.body as { data: { id: string } }).data.id;
+  });
+  afterAll(async () => {
+    await target.close();
+    await t.stop();
+  });
+
+  type Answer = Awaited<ReturnType<DesktopBridge['sendFromThisComputer']>>;
+  /** A store in the desktop app: its bridge sends for real unless `answer` says otherwise; every call recorded. */
+  const makeStore = (
+    options: { engine?: DesktopEngine | null; answer?: (request: LocalRequest) => Promise<Answer> } = {},
+  ) => {
+    const notices = createNoticesStore();
+    const asked: string[] = [];
+    const bridged: LocalRequest[] = [];
+    const client = createApiClient({
+      baseUrl: t.engine.apiUrl,
+      token: t.token,
+      fetch: (request) => {
+        asked.push(`${request.method} ${new URL(request.url).pathname}`);
+        return fetch(request);
+      },
+    });
+    const engine = options.engine === undefined ? { kind: 'team' as const, url: t.engine.apiUrl } : options.engine;
+    const bridge = {
+      sendFromThisComputer: async (request: LocalRequest): Promise<Answer> => {
+        bridged.push(request);
+        return options.answer ? options.answer(request) : ((await desktopSend(request)) as Answer);
+      },
+    };
+    const store = createReplayStore(client, notices.getState(), memoryStorage(), { bridge, engine: () => engine });
+    return { store, notices, asked, bridged };
+  };
+  const texts = (notices: ReturnType<typeof createNoticesStore>): string[] =>
+    notices.getState().notices.map((n) => n.text);
+
+  test('outgoing, then the app sends it, then the engine records it: trigger client, the exact bytes, in history', async () => {
+    const { store, notices, asked, bridged } = makeStore();
+    await store.getState().open(logId);
+    const before = target.received.length;
+    await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/retry`, resign: false });
+    expect(asked).toEqual([
+      `GET /api/replay/${logId}/history`,
+      `POST /api/replay/${logId}/outgoing`,
+      `POST /api/replay/${logId}/sent`,
+    ]);
+    // To the target as typed (the sub-path is in it already), the body as the engine built it.
+    expect(bridged).toHaveLength(1);
+    expect(bridged[0]!.url).toBe(`${target.url}/retry`);
+    expect(Buffer.from(bridged[0]!.body, bridged[0]!.bodyEncoding).toString()).toBe(BODY);
+    expect(target.received).toHaveLength(before + 1);
+    const got = target.received.at(-1)!;
+    expect([got.method, got.url, got.body.toString()]).toEqual(['POST', '/retry', BODY]);
+    expect(got.rawHeaders.slice(0, -1)).toEqual(bridged[0]!.headers);
+    const result = store.getState().result!;
+    expect([result.trigger, result.status, result.targetUrl, result.method, result.edited, result.error]).toEqual([
+      'client',
+      201,
+      `${target.url}/retry`,
+      'POST',
+      false,
+      null,
+    ]);
+    expect([result.responseBody, result.responseRawHeaders[0]]).toEqual(['created', ['X-Seen', 'yes']]);
+    expect(store.getState().history[0]).toMatchObject({ id: result.id, trigger: 'client', status: 201 });
+    expect(texts(notices)).toEqual([]);
+  });
+
+  test('a target that is not up: the attempt is recorded and shown like the engine’s own, no notice', async () => {
+    const port = await closedPort();
+    try {
+      const { store, notices, asked } = makeStore();
+      await store.getState().open(logId);
+      await store.getState().send(logId, endpointId, '/retry', { targetUrl: `${port.url}/retry` });
+      expect(asked.at(-1)).toBe(`POST /api/replay/${logId}/sent`);
+      const result = store.getState().result!;
+      expect([result.trigger, result.status, result.error]).toEqual([
+        'client',
+        null,
+        {
+          code: 'TARGET_UNREACHABLE',
+          message: `${port.url}/retry could not be reached: the connection was refused (is the server running on that port?).`,
+        },
+      ]);
+      expect(store.getState().history[0]!.id).toBe(result.id);
+      expect(texts(notices)).toEqual([]);
+    } finally {
+      await port.release();
+    }
+  });
+
+  test('an edited replay: the engine builds the edits, the app sends them, the body is reported and reads back', async () => {
+    const { store, notices, bridged } = makeStore();
+    await store.getState().open(logId);
+    await store.getState().send(logId, endpointId, '/retry', {
+      targetUrl: `${target.url}/retry`,
+      method: 'PUT',
+      headers: { 'X-Added': 'two' },
+      body: 'edited body',
+    });
+    expect(bridged[0]!.method).toBe('PUT');
+    expect(bridged[0]!.headers.at(-1)).toEqual(['X-Added', 'two']);
+    expect(target.received.at(-1)!.body.toString()).toBe('edited body');
+    const mine = store.getState().history[0]!;
+    expect([mine.trigger, mine.edited, mine.method, mine.status]).toEqual(['client', true, 'PUT', 201]);
+    await store.getState().showExchange(logId, mine.id);
+    expect([store.getState().exchange!.requestBody, store.getState().exchange!.requestBodySize]).toEqual([
+      'edited body',
+      11,
+    ]);
+    expect(texts(notices)).toEqual([]);
+  });
+
+  test("the app's refusal, or its rejection, is a notice in its words; nothing is reported to the engine", async () => {
+    const refusal =
+      'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://127.0.0.1:1/ is sent by the team server.';
+    const refused = makeStore({ answer: async () => ({ ok: false, error: refusal }) });
+    await refused.store.getState().open(logId);
+    await refused.store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/retry` });
+    expect(texts(refused.notices)).toEqual([`Replay failed: ${refusal}`]);
+    expect(refused.store.getState().result).toBe(null);
+    expect(refused.asked.filter((a) => a.endsWith('/sent'))).toEqual([]);
+
+    const rejected = makeStore({
+      answer: () => Promise.reject(new Error("Refused: the calling page is on http://x, not on the app's origin.")),
+    });
+    await rejected.store.getState().open(logId);
+    await rejected.store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/retry` });
+    expect(texts(rejected.notices)).toEqual([
+      "Replay failed: Refused: the calling page is on http://x, not on the app's origin.",
+    ]);
+    expect(rejected.store.getState().sending).toBe(false);
+  });
+
+  test("the engine's refusals, of outgoing or of sent, are notices in its words; outgoing refused: nothing is sent", async () => {
+    const { store, notices, bridged } = makeStore();
+    await store.getState().open('log_missing');
+    await store.getState().send('log_missing', endpointId, '/retry', { targetUrl: `${target.url}/retry` });
+    expect(bridged).toEqual([]);
+    expect(texts(notices).at(-1)).toBe('Replay failed: Log log_missing was not found. (LOG_NOT_FOUND)');
+
+    // A result the engine cannot record (a status no HTTP response has): said, not shown as an attempt.
+    const odd = makeStore({
+      answer: async () => ({
+        ok: true,
+        result: {
+          status: 99,
+          responseHeaders: [],
+          responseBody: '',
+          responseTruncated: false,
+          responseTime: 1,
+          error: null,
+        },
+      }),
+    });
+    await odd.store.getState().open(logId);
+    await odd.store.getState().send(logId, endpointId, '/retry', { targetUrl: `${target.url}/retry` });
+    expect(odd.asked.at(-1)).toBe(`POST /api/replay/${logId}/sent`);
+    expect(odd.store.getState().result).toBe(null);
+    expect(texts(odd.notices)).toHaveLength(1);
+    expect(texts(odd.notices)[0]).toMatch(/^Replay failed: .*status must be a whole number from 100 to 599/);
+  });
+
+  test('the engine sends as before: a target off this computer, this computer shown, or no engine read yet', async () => {
+    for (const [engine, targetUrl] of [
+      [{ kind: 'team', url: t.engine.apiUrl }, 'http://localhost.invalid/'],
+      [{ kind: 'local' }, `${target.url}/retry`],
+      [null, `${target.url}/retry`],
+    ] as [DesktopEngine | null, string][]) {
+      const { store, asked, bridged } = makeStore({ engine });
+      await store.getState().open(logId);
+      await store.getState().send(logId, endpointId, '/retry', { targetUrl, timeoutMs: 2000 });
+      expect(bridged).toEqual([]);
+      expect(asked.filter((a) => a.startsWith('POST'))).toEqual([`POST /api/replay/${logId}`]);
+      expect(store.getState().history[0]!.trigger).toBe('manual');
+    }
   });
 });

@@ -2,7 +2,9 @@ import { createStore } from 'zustand/vanilla';
 import { ApiError, type ApiClient, type ApiSchemas, type RequestBody } from '../api/client.ts';
 import type { ApiData } from '../../../server/api-client/api-client.ts';
 import { isRecord } from '../../../server/api-client/api-error.ts';
+import { replayRoute } from '../lib/replay-route.ts';
 import { offeredTarget, parseUsedTarget, type UsedTarget } from '../lib/replay-target.ts';
+import type { DesktopBridge, DesktopEngine } from './desktop-store.ts';
 import type { NoticesState } from './notices-store.ts';
 
 export type ReplayResult = ApiSchemas['ReplayDetail'];
@@ -34,6 +36,12 @@ function recordedAttempt(e: unknown): string | null {
   return typeof e.details.replayId === 'string' ? e.details.replayId : null;
 }
 
+/** The desktop app, for replays it sends from this computer: its bridge, and the engine the window shows now. */
+export interface DesktopSender {
+  bridge: Pick<DesktopBridge, 'sendFromThisComputer'>;
+  engine(): DesktopEngine | null;
+}
+
 export interface ReplayState {
   /** The log the panel is about; results and history belong to it. */
   logId: string | null;
@@ -60,7 +68,9 @@ export interface ReplayState {
   /**
    * Replays the log and shows the outcome: the target's answer, or why there was
    * none (refused, timed out, no such host), which the engine recorded too.
-   * `subPath` is the delivery's, remembered with the target.
+   * `subPath` is the delivery's, remembered with the target. In the desktop app
+   * showing a team server, a target on this computer is sent by the app
+   * (lib/replay-route.ts) and reported to the engine, which records it the same way.
    */
   send(logId: string, endpointId: string, subPath: string, request: ReplayRequest): Promise<void>;
   /** Reads one attempt of the open log back: the request as sent, beside its response. */
@@ -75,6 +85,7 @@ export const createReplayStore = (
   client: ApiClient,
   notices: Pick<NoticesState, 'error'>,
   storage: Pick<Storage, 'getItem' | 'setItem'>,
+  desktop: DesktopSender | null = null,
 ) =>
   createStore<ReplayState>()((set, get) => {
     const loadHistory = async (logId: string): Promise<void> => {
@@ -97,6 +108,52 @@ export const createReplayStore = (
       get().completed(entryOf(result));
     };
     const remembered = (key: string): UsedTarget | null => parseUsedTarget(storage.getItem(key));
+    /**
+     * A replay the team server cannot send (it cannot reach this computer): the engine builds the request
+     * (re-signed, edited), the desktop app sends it, the engine records what came back. A refusal of the
+     * app is thrown as its sentence; the engine's errors as they come.
+     */
+    const sendFromThisComputer = async (
+      sender: DesktopSender,
+      logId: string,
+      request: ReplayRequest,
+    ): Promise<ReplayResult> => {
+      const params = { path: { webhookLogId: logId } };
+      const { targetUrl, timeoutMs, ...edits } = request;
+      const outgoing = await client.post('/api/replay/{webhookLogId}/outgoing', {
+        params,
+        body: { targetUrl, ...edits },
+      });
+      const answer = await sender.bridge.sendFromThisComputer({
+        method: outgoing.method,
+        // To the target as typed, as the engine's own replay sends (outgoing joins the delivery's sub-path
+        // and query for `hookscope listen`); the host is the same, so is the Host header it wrote.
+        url: targetUrl,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        bodyEncoding: outgoing.bodyEncoding,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+      if (!answer.ok) throw new Error(answer.error);
+      const r = answer.result;
+      return client.post('/api/replay/{webhookLogId}/sent', {
+        params,
+        body: {
+          targetUrl,
+          method: outgoing.method,
+          requestHeaders: outgoing.headers,
+          // The body is reported only when the user changed it; otherwise the engine has the log's bytes.
+          ...(edits.body === undefined ? {} : { body: outgoing.body, bodyEncoding: outgoing.bodyEncoding }),
+          edited: outgoing.edited,
+          status: r.status,
+          responseTime: r.responseTime,
+          responseHeaders: r.responseHeaders,
+          responseBody: r.responseBody,
+          responseTruncated: r.responseTruncated,
+          error: r.error,
+        },
+      });
+    };
     return {
       logId: null,
       sending: false,
@@ -131,10 +188,12 @@ export const createReplayStore = (
         try {
           shown(
             logId,
-            await client.post('/api/replay/{webhookLogId}', {
-              params: { path: { webhookLogId: logId } },
-              body: request,
-            }),
+            desktop && replayRoute(desktop.engine(), request.targetUrl) === 'this-computer'
+              ? await sendFromThisComputer(desktop, logId, request)
+              : await client.post('/api/replay/{webhookLogId}', {
+                  params: { path: { webhookLogId: logId } },
+                  body: request,
+                }),
           );
         } catch (e) {
           // A target that did not answer is an outcome like any other: the engine recorded the

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { desktopBridge, type DesktopBridgeDeps } from '../../../electron/desktop-bridge.ts';
 import { EngineSwitch, type EngineChoice } from '../../../electron/engine-choice.ts';
+import type { SendInput } from '../../../server/replay/http-sender.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 
 const LOCAL = 'http://127.0.0.1:4680';
@@ -11,6 +12,7 @@ function harness(options: { initial?: EngineChoice; notHookscope?: string; unloa
   const loads: string[] = [];
   const saves: EngineChoice[] = [];
   const checked: string[] = [];
+  const sent: SendInput[] = [];
   let code = 0;
   const engineSwitch = new EngineSwitch(options.initial ?? { kind: 'local' }, LOCAL);
   const deps: DesktopBridgeDeps = {
@@ -27,8 +29,19 @@ function harness(options: { initial?: EngineChoice; notHookscope?: string; unloa
     save: async (choice) => {
       saves.push(choice);
     },
+    send: async (input) => {
+      sent.push(input);
+      return {
+        status: 204,
+        responseHeaders: [['X-Seen', 'yes']],
+        responseBody: Buffer.from('ok'),
+        responseTruncated: false,
+        responseTime: 4,
+        error: null,
+      };
+    },
   };
-  return { bridge: desktopBridge(deps), engineSwitch, loads, saves, checked };
+  return { bridge: desktopBridge(deps), engineSwitch, loads, saves, checked, sent };
 }
 
 describe('the desktop bridge', () => {
@@ -100,5 +113,53 @@ describe('the desktop bridge', () => {
     await h.bridge.showThisComputer(`${LOCAL}/#/logs/log_1`);
     assert.deepEqual(h.loads, [`${LOCAL}/#/sign-in/local1`, `${LOCAL}/#/logs/log_1`]);
     assert.deepEqual(h.saves, [{ kind: 'local' }, { kind: 'local' }]);
+  });
+
+  test('send from this computer: a loopback request goes to the injected sender; any other is refused unsent', async () => {
+    const h = harness({ initial: { kind: 'team', url: TEAM } });
+    const request = {
+      method: 'PUT',
+      url: 'http://localhost:3000/hook',
+      headers: [
+        ['Host', 'localhost:3000'],
+        ['X-A', '1'],
+      ],
+      body: 'aGk=',
+      bodyEncoding: 'base64',
+      timeoutMs: 2000,
+    };
+    assert.deepEqual(await h.bridge.sendFromThisComputer(request), {
+      ok: true,
+      result: {
+        status: 204,
+        responseHeaders: [['X-Seen', 'yes']],
+        responseBody: 'b2s=',
+        responseTruncated: false,
+        responseTime: 4,
+        error: null,
+      },
+    });
+    assert.deepEqual(
+      h.sent.map((s) => [s.method, s.url.href, s.headers, s.body.toString(), s.timeoutMs]),
+      [
+        [
+          'PUT',
+          'http://localhost:3000/hook',
+          [
+            ['Host', 'localhost:3000'],
+            ['X-A', '1'],
+          ],
+          'hi',
+          2000,
+        ],
+      ],
+    );
+    assert.deepEqual(await h.bridge.sendFromThisComputer({ ...request, url: 'http://10.0.0.5/', headers: [] }), {
+      ok: false,
+      error:
+        'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://10.0.0.5/ is sent by the team server.',
+    });
+    assert.equal(h.sent.length, 1, 'nothing more was sent');
+    assert.deepEqual([h.loads, h.saves], [[], []], 'sending changes no engine choice');
   });
 });

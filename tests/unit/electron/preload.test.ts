@@ -36,20 +36,30 @@ async function runPreload(): Promise<{
   return { exposed, invoked };
 }
 
-test('the preload exposes one object, window.hookscopeDesktop, with exactly three calls, each one invoke on its channel', async () => {
+test('the preload exposes one object, window.hookscopeDesktop, with exactly four calls, each one invoke on its channel', async () => {
   const { exposed, invoked } = await runPreload();
   assert.deepEqual(
     exposed.map(([name, api]) => [name, Object.keys(api)]),
-    [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer']]],
+    [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer', 'sendFromThisComputer']]],
   );
   const api = exposed[0]![1];
   await api.engine!('ignored');
   // Only the two fields are passed on, whatever else the page puts in the object.
   await api.connectTeamServer!({ url: 'https://hooks.example.com', signInLink: 'abc', extra: { evil: true } });
   await api.useThisComputer!('ignored');
+  const request = {
+    method: 'POST',
+    url: 'http://localhost:3000/hook',
+    headers: [['Host', 'localhost:3000']],
+    body: 'aGk=',
+    bodyEncoding: 'base64',
+    timeoutMs: 1000,
+  };
+  await api.sendFromThisComputer!({ ...request, extra: { evil: true } });
   assert.deepEqual(invoked, [
     [BRIDGE_CHANNELS.engine],
     [BRIDGE_CHANNELS.connectTeamServer, { url: 'https://hooks.example.com', signInLink: 'abc' }],
     [BRIDGE_CHANNELS.useThisComputer],
+    [BRIDGE_CHANNELS.sendFromThisComputer, request],
   ]);
 });

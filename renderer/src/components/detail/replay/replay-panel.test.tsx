@@ -9,6 +9,8 @@ import { createAppStores, StoresContext, type AppStores } from '../../../stores/
 import { startEngineProcess, type EngineProcess } from '../../../test-engine-process.ts';
 import { memoryStorage } from '../../../test-engine.ts';
 import { ReplayPanel } from './replay-panel.tsx';
+import type { DesktopBridge, DesktopEngine, LocalRequest } from '../../../stores/desktop-store.ts';
+import { desktopSend } from '../../../../../tests/helpers/desktop-send.ts';
 
 /** The replay panel against a real engine and real targets: what the user sees of each attempt. */
 describe('the replay panel', () => {
@@ -175,5 +177,41 @@ describe('the replay panel', () => {
       expect(screen.getByLabelText<HTMLInputElement>('Target URL').value).toBe(offered);
       cleanup();
     }
+  });
+
+  test('in the desktop app on a team server, a target on this computer is said to be sent from it, and is', async () => {
+    const detail = await deliver('/retry');
+    const bridged: LocalRequest[] = [];
+    const desktopApp = (engine: DesktopEngine): DesktopBridge => ({
+      engine: async () => engine,
+      connectTeamServer: async () => ({ ok: true }),
+      useThisComputer: async () => undefined,
+      sendFromThisComputer: async (request) => {
+        bridged.push(request);
+        return (await desktopSend(request)) as Awaited<ReturnType<DesktopBridge['sendFromThisComputer']>>;
+      },
+    });
+    const hint = 'Sent from this computer: the team server cannot reach it.';
+    const stores = createAppStores(client, memoryStorage(), desktopApp({ kind: 'team', url: engine.apiUrl }));
+    await stores.desktop.getState().load();
+    show(stores, detail);
+    const field = screen.getByLabelText('Target URL');
+    fireEvent.change(field, { target: { value: 'https://hooks.example.com/retry' } });
+    expect(screen.queryByText(hint)).toBeNull();
+    expect(field.getAttribute('aria-describedby')).toBeNull();
+    fireEvent.change(field, { target: { value: `${target.url}/retry` } });
+    expect(field.getAttribute('aria-describedby')).toBe(screen.getByText(hint).id);
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await within(await screen.findByRole('group', { name: 'Replay result' })).findByText('201');
+    expect(bridged.map((r) => r.url)).toEqual([`${target.url}/retry`]);
+    expect(stores.replay.getState().history[0]!.trigger).toBe('client');
+    cleanup();
+
+    // This computer shown: its engine reaches localhost itself, nothing to say.
+    const local = createAppStores(client, memoryStorage(), desktopApp({ kind: 'local' }));
+    await local.desktop.getState().load();
+    show(local, detail);
+    fireEvent.change(screen.getByLabelText('Target URL'), { target: { value: `${target.url}/retry` } });
+    expect(screen.queryByText(hint)).toBeNull();
   });
 });

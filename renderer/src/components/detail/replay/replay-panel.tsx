@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { LogDetail } from '../../../api/client.ts';
 import { useSlice, useStores } from '../../../stores/app-stores.ts';
+import { replayRoute } from '../../../lib/replay-route.ts';
 import { engineControl, useEngineStopped } from '../../shared/engine-gate.ts';
 import type { HistoryEntry, ReplayRequest } from '../../../stores/replay-store.ts';
 import { ReplayDiffView } from './replay-diff-view.tsx';
@@ -33,7 +34,8 @@ function editedHeaders(original: LogDetail, text: string): Record<string, string
 const NO_HISTORY: HistoryEntry[] = [];
 
 export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean }) {
-  const { replay } = useStores();
+  const { replay, desktop } = useStores();
+  const shownEngine = useSlice(desktop, (s) => s.engine);
   const sending = useSlice(replay, (s) => s.sending);
   const stopped = useEngineStopped();
   const result = useSlice(replay, (s) => (s.logId === detail.id ? s.result : null));
@@ -47,6 +49,9 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
   const [body, setBody] = useState(detail.bodyEncoding === 'utf8' ? detail.body : '');
   // The target URL is the first field of both panels: r and e put the cursor there.
   const targetField = usePanelFocus<HTMLInputElement>();
+  const fromHereId = useId();
+  // Said only where it differs from the engine sending: the desktop app on a team server, a target here.
+  const fromHere = replayRoute(shownEngine, target) === 'this-computer';
 
   // The history is read when the panel opens, not when a delivery is selected.
   useEffect(() => {
@@ -70,8 +75,20 @@ export function ReplayPanel({ detail, edit }: { detail: LogDetail; edit: boolean
       <form onSubmit={submit} onKeyDown={sendOnEnter} className="panel-form">
         <label>
           Target URL
-          <input ref={targetField} value={target} type="url" required onChange={(e) => setTarget(e.target.value)} />
+          <input
+            ref={targetField}
+            value={target}
+            type="url"
+            required
+            aria-describedby={fromHere ? fromHereId : undefined}
+            onChange={(e) => setTarget(e.target.value)}
+          />
         </label>
+        {fromHere && (
+          <p id={fromHereId} className="hint">
+            Sent from this computer: the team server cannot reach it.
+          </p>
+        )}
         <div className="panel-row">
           <label className="inline">
             <input type="checkbox" checked={resign} onChange={(e) => setResign(e.target.checked)} />
