@@ -15,7 +15,13 @@ await server.start(0);
 await server.on('request', (req) => {
   captured.push(req);
 });
-await server.forAnyRequest().thenReply(200, '{"success":true}', { 'content-type': 'application/json; charset=utf-8' });
+const answer = '{"success":true}';
+// With headers given, mockttp writes exactly those: without a length the answer would
+// run until the connection closes, and a keep-alive client would never see its end.
+await server.forAnyRequest().thenReply(200, answer, {
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': String(Buffer.byteLength(answer)),
+});
 
 answerParent(
   { url: `http://127.0.0.1:${server.port}/webhook/mockttp` },
