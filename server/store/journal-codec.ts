@@ -17,8 +17,15 @@ const HEADER = 12;
 type EncodedParam = string | number | null | { $b: [number, number] };
 type BlobRef = { $b: [number, number] };
 // The statement is its SQL text, or its number in the catalogue (statement-catalogue.ts).
-// Flags: 1 = coalesce, 2 = wipe. The spilled blob, if any, is a fourth element.
-type EncodedOp = [sql: string | number, params: EncodedParam[], flags?: number, spill?: BlobRef];
+// Flags: 1 = coalesce, 2 = wipe. The spilled blob, if any, is a fourth element (0
+// when there is none but a guard follows); the guard (WriteOp.when) a fifth.
+type EncodedOp = [
+  sql: string | number,
+  params: EncodedParam[],
+  flags?: number,
+  spill?: BlobRef | 0,
+  when?: [sql: string | number, params: EncodedParam[]],
+];
 /** A record frame's JSON, or a definition frame's (statement numbers and their SQL). */
 type FrameJson = { s: number; o: EncodedOp[] } | { d: [number, string][] };
 
@@ -35,12 +42,17 @@ export function encodeRecord(record: JournalRecord, catalogue?: StatementCatalog
     blobOffset += p.length;
     return ref;
   };
+  const encode = (params: SqlValue[]): EncodedParam[] =>
+    params.map((p): EncodedParam => (p instanceof Uint8Array ? blobRef(p) : p));
   const ops = record.ops.map((op): EncodedOp => {
-    const params = op.params.map((p): EncodedParam => (p instanceof Uint8Array ? blobRef(p) : p));
+    const params = encode(op.params);
     const flags = (op.coalesce ? 1 : 0) | (op.wipe ? 2 : 0);
     const sql = catalogue?.idOf(op.sql) ?? op.sql;
+    const spill = op.spill ? blobRef(op.spill) : 0;
     // Extra elements only when needed, so a plain op is framed exactly as before they existed.
-    if (op.spill) return [sql, params, flags, blobRef(op.spill)];
+    if (op.when)
+      return [sql, params, flags, spill, [catalogue?.idOf(op.when.sql) ?? op.when.sql, encode(op.when.params)]];
+    if (spill) return [sql, params, flags, spill];
     return flags ? [sql, params, flags] : [sql, params];
   });
   return toFrame({ s: record.seq, o: ops }, blobs, blobOffset);
@@ -108,16 +120,16 @@ export function decodeRecords(buf: Buffer, statements = new Map<number, string>(
       const [off, len] = ref.$b;
       return Uint8Array.prototype.slice.call(payload, blobBase + off, blobBase + off + len);
     };
+    const param = (p: EncodedParam): SqlValue => (p !== null && typeof p === 'object' ? blob(p) : p);
+    const statement = (sql: string | number): string => (typeof sql === 'number' ? defined(statements, sql, seq) : sql);
     records.push({
       seq,
-      ops: parsed.o.map(([sql, params, flags, spill]): WriteOp => {
-        const op: WriteOp = {
-          sql: typeof sql === 'number' ? defined(statements, sql, seq) : sql,
-          params: params.map((p): SqlValue => (p !== null && typeof p === 'object' ? blob(p) : p)),
-        };
+      ops: parsed.o.map(([sql, params, flags, spill, when]): WriteOp => {
+        const op: WriteOp = { sql: statement(sql), params: params.map(param) };
         if (flags !== undefined && (flags & 1) === 1) op.coalesce = true;
         if (flags !== undefined && (flags & 2) === 2) op.wipe = true;
         if (spill) op.spill = blob(spill);
+        if (when) op.when = { sql: statement(when[0]), params: when[1].map(param) };
         return op;
       }),
     });

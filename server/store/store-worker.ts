@@ -35,7 +35,8 @@ interface ApplyOutcome {
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 // Parameters of coalesced ops are strings and numbers (an account id, a budget).
-const coalesceKey = (op: WriteOp): string => `${op.sql}\u0000${JSON.stringify(op.params)}`;
+const coalesceKey = (op: WriteOp): string =>
+  `${op.sql}\u0000${JSON.stringify(op.params)}\u0000${op.when ? `${op.when.sql}\u0000${JSON.stringify(op.when.params)}` : ''}`;
 
 class DatabaseHost {
   private db: Database | null = null;
@@ -340,6 +341,7 @@ class DatabaseHost {
 
   /** Runs one statement; a spilled value goes to the blob files and its location is bound last. */
   private run(op: WriteOp): void {
+    if (op.when && !this.due(op.when)) return;
     if (op.wipe) {
       const rows = this.query(op.sql, op.params, false) as Row[];
       for (const r of rows) {
@@ -350,6 +352,13 @@ class DatabaseHost {
     }
     const params = op.spill ? [...op.params, this.needBlobs().append(op.spill)] : op.params;
     this.statement(op.sql).run(params);
+  }
+
+  /** Whether a guarded op is due: its query's one value is true (not 0 or NULL). */
+  private due(when: NonNullable<WriteOp['when']>): boolean {
+    const value = this.query(when.sql, when.params, true) as Row | undefined;
+    const first = value === undefined ? null : Object.values(value)[0];
+    return first !== null && first !== undefined && first !== 0;
   }
 
   private withBlob(row: Row, blob: BlobColumns | undefined): Row {

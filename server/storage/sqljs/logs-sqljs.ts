@@ -36,6 +36,11 @@ const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM logs WHERE account_id = ?1 AND pinned = 0 ORDER BY seq
   LIMIT MAX(0, COALESCE((SELECT count - pinned_count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
 
+// Whether each eviction is due: a lookup of the account's counts row, so the DELETE
+// (hundreds of us even when it deletes nothing) runs only when it has work (WriteOp.when).
+const OVER_COUNT = 'SELECT count - pinned_count > ?2 FROM log_stats WHERE account_id = ?1';
+const OVER_BYTES = 'SELECT bytes - pinned_bytes > ?2 FROM log_stats WHERE account_id = ?1';
+
 // Over the account's body budget (unpinned bodies), evict that account's oldest unpinned logs until 90% of the budget
 // is left, so the window scan runs once per 10% of the budget written, not on every delivery.
 // While under budget the inner LIMIT is 0, which SQLite checks before reading a row: a
@@ -78,11 +83,17 @@ export class SqljsLogsRepository implements LogsRepository {
       { sql: INSERT_LOG, params: [...logInsertValues(id, log, custom?.key ?? null, flag, text)] },
       { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
       searchIndexOp(id, log.path, JSON.stringify(log.rawHeaders), log.body),
-      { sql: EVICT_OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount], coalesce: true },
+      {
+        sql: EVICT_OVER_COUNT,
+        params: [log.accountId, retention.maxLogsPerAccount],
+        coalesce: true,
+        when: { sql: OVER_COUNT, params: [log.accountId, retention.maxLogsPerAccount] },
+      },
       {
         sql: EVICT_OVER_BYTES,
         params: [log.accountId, retention.maxBodyBytesPerAccount, Math.floor(retention.maxBodyBytesPerAccount * 0.9)],
         coalesce: true,
+        when: { sql: OVER_BYTES, params: [log.accountId, retention.maxBodyBytesPerAccount] },
       },
     ];
     return this.store.write(ops, ack);

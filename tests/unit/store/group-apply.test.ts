@@ -119,6 +119,39 @@ describe('records applied in groups', () => {
     await store.close();
   });
 
+  test('a guarded op runs only when its query is true, and the guard holds in replay after a crash', async () => {
+    const dir = await tempDir();
+    const store = await open({ dir });
+    // Bumps 'big' once the table holds more than `over` items, as retention evicts past a limit.
+    const guarded = (over: number): WriteOp => ({
+      ...cleanup('big')[0]!,
+      when: { sql: 'SELECT COUNT(*) > ? FROM items', params: [over] },
+    });
+    await store.write([insert('a'), guarded(2)]);
+    await store.write([insert('b'), guarded(2)]);
+    assert.deepEqual(await runs(store), {});
+    await store.write([insert('c'), guarded(2)]);
+    assert.deepEqual(await runs(store), { big: 1 });
+    // A guard whose value is NULL (no row) is false too.
+    await store.write([
+      insert('d'),
+      { ...cleanup('none')[0]!, when: { sql: 'SELECT 1 FROM items WHERE name = ?', params: ['zz'] } },
+    ]);
+    assert.deepEqual(await runs(store), { big: 1 });
+    await Promise.all([
+      store.write([insert('e'), guarded(10)], 'durable'),
+      store.write([insert('f'), guarded(5)], 'durable'),
+    ]);
+    opened.splice(opened.indexOf(store), 1);
+    await abandon(store);
+    const reopened = await open({ dir });
+    // The snapshot is the migrations' only: every record replays, each guard judged again.
+    assert.equal(reopened.openInfo.replayed, 6);
+    // Replayed as one group: 'big' once for guarded(2) and once for guarded(5) (6 items); guarded(10) not.
+    assert.deepEqual(await runs(reopened), { big: 2 });
+    await reopened.close();
+  });
+
   test('coalesced ops are journaled with their flag and replayed after a crash', async () => {
     const dir = await tempDir();
     const store = await open({ dir });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import { crc32 } from 'node:zlib';
-import { decodeRecords, encodeRecord, type JournalRecord } from '../../../server/store/journal-codec.ts';
+import {
+  decodeRecords,
+  encodeDefinitions,
+  encodeRecord,
+  type JournalRecord,
+} from '../../../server/store/journal-codec.ts';
+import { StatementCatalogue } from '../../../server/store/statement-catalogue.ts';
 
 describe('journal frame checksum', () => {
   test('is CRC-32/IEEE: the standard check values', () => {
@@ -143,5 +149,51 @@ describe('journal wipe ops', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('journal guarded ops', () => {
+  const GUARD = 'SELECT count > ?2 FROM stats WHERE k = ?1';
+  const record: JournalRecord = {
+    seq: 11,
+    ops: [
+      { sql: 'INSERT INTO b (n) VALUES (?)', params: [1] },
+      { sql: 'DELETE FROM b', params: ['k', 5], coalesce: true, when: { sql: GUARD, params: ['k', 5] } },
+      {
+        sql: 'INSERT INTO b (n, loc) VALUES (?, ?)',
+        params: [2],
+        spill: Buffer.from([9, 0, 8]),
+        when: { sql: GUARD, params: [Buffer.from([1, 2]), null] },
+      },
+    ],
+  };
+
+  test('the guard is a fifth element after a 0 spill (or the spilled value), and round-trips with its parameters', () => {
+    const frame = encodeRecord(record);
+    assert.equal(
+      frame.subarray(12, 12 + frame.readUInt32LE(8)).toString('utf8'),
+      `{"s":11,"o":[["INSERT INTO b (n) VALUES (?)",[1]],["DELETE FROM b",["k",5],1,0,["${GUARD}",["k",5]]],` +
+        `["INSERT INTO b (n, loc) VALUES (?, ?)",[2],0,{"$b":[0,3]},["${GUARD}",[{"$b":[3,2]},null]]]]}`,
+    );
+    const [decoded] = decodeRecords(frame).records;
+    assert.deepEqual(decoded!.ops[1], record.ops[1]);
+    assert.deepEqual(decoded!.ops[1]!.spill, undefined);
+    assert.deepEqual([...(decoded!.ops[2]!.spill as Uint8Array)], [9, 0, 8]);
+    assert.equal(decoded!.ops[2]!.when!.sql, GUARD);
+    assert.deepEqual([...(decoded!.ops[2]!.when!.params[0] as Uint8Array)], [1, 2]);
+    assert.equal(decoded!.ops[2]!.when!.params[1], null);
+  });
+
+  test('with a catalogue the guard is named by number too, and decodes after its definition', () => {
+    const c = new StatementCatalogue();
+    const numbered = encodeRecord(record, c);
+    const buf = Buffer.concat([encodeDefinitions(c.definitionsAfter(0)), numbered]);
+    const [decoded] = decodeRecords(buf).records;
+    assert.equal(c.idOf(GUARD), 3);
+    assert.deepEqual(
+      decoded!.ops.map((o) => o.when?.sql ?? null),
+      [null, GUARD, GUARD],
+    );
+    assert.deepEqual(decoded!.ops[1], record.ops[1]);
   });
 });
