@@ -25,9 +25,10 @@ const OVERLAP = 61;
 /** Rows a log may have (the key's low bits). */
 export const ROWS_PER_LOG = 1024;
 /**
- * The largest body indexed. Hashing runs on the receiver's thread at each delivery
- * (about 5 us per KB): a larger body's log gets one row with every bit set instead, so
- * it is a candidate for every search and always checked exactly (such bodies are rare).
+ * The largest body indexed. Hashing runs on the engine's main thread (about 5 us per
+ * KB; in the background on sql.js, in the insert on PostgreSQL): a larger body's log
+ * gets one row with every bit set instead, so it is a candidate for every search and
+ * always checked exactly (such bodies are rare).
  */
 export const MAX_INDEXED_BODY = 64 * 1024;
 /** Every bit of a 48-bit word: the row of a log whose text was not indexed. */

@@ -37,6 +37,7 @@ const TODAY = [
   ['logs', 7],
   ['logs', 8],
   ['logs', 9],
+  ['logs', 10],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

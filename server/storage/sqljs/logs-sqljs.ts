@@ -12,7 +12,6 @@ import {
 } from '../rows/log-row.ts';
 import { searchLogs, storedBodies, type LogFilter } from './log-search-sqljs.ts';
 import { logStats, statsFromLogs } from './log-stats-sqljs.ts';
-import { searchIndexOp } from './search-index-sqljs.ts';
 
 /** SQLite has no boolean: a flag is 0 or 1. */
 const flag = (on: boolean): number => (on ? 1 : 0);
@@ -67,6 +66,11 @@ export class SqljsLogsRepository implements LogsRepository {
     private readonly store: Store,
     /** Read at each insert: Settings may change the budgets while the engine runs. */
     private readonly retention: () => RetentionPolicy,
+    /**
+     * Told of each log inserted: its search index rows are written in the background
+     * (search-backfill.ts), so the insert carries only the row every probe passes.
+     */
+    private readonly stored?: () => void,
   ) {}
 
   /**
@@ -82,7 +86,6 @@ export class SqljsLogsRepository implements LogsRepository {
       ...(custom ? [{ sql: INSERT_CUSTOM_ANSWER, params: [log.accountId, custom.key, custom.json] }] : []),
       { sql: INSERT_LOG, params: [...logInsertValues(id, log, custom?.key ?? null, flag, text)] },
       { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
-      searchIndexOp(id, log.path, JSON.stringify(log.rawHeaders), log.body),
       {
         sql: EVICT_OVER_COUNT,
         params: [log.accountId, retention.maxLogsPerAccount],
@@ -96,7 +99,9 @@ export class SqljsLogsRepository implements LogsRepository {
         when: { sql: OVER_BYTES, params: [log.accountId, retention.maxBodyBytesPerAccount] },
       },
     ];
-    return this.store.write(ops, ack);
+    const receipt = await this.store.write(ops, ack);
+    this.stored?.();
+    return receipt;
   }
 
   async page(accountId: string, q: LogQuery): Promise<{ rows: StoredLog[]; total: number }> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { BodyReader } from '../../logs/log-search.ts';
 import { MAX_INDEXED_BODY, ROWS_PER_LOG, UNINDEXED_WORD } from '../../logs/search-index.ts';
 import type { Store } from '../../store/store-types.ts';
@@ -6,50 +7,160 @@ import { searchIndexOpBySeq } from './search-index-sqljs.ts';
 /** Logs indexed per read and write: small enough that deliveries queued behind a batch barely wait. */
 const BATCH = 200;
 
+/** The next batch of rows to index below a key, newest first: read through log_search_unindexed alone. */
+export const UNINDEXED_BELOW = `SELECT s.key, l.seq, l.path, l.raw_headers, l.stored_size AS size
+  FROM log_search s JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
+  WHERE s.w0 = ${UNINDEXED_WORD} AND s.key < ? ORDER BY s.key DESC LIMIT ${BATCH}`;
+
+/** When the indexer looks, and when it leaves the cores to deliveries. */
+export interface IndexPacing {
+  /** How long after a delivery it looks (later deliveries are counted, they do not push it back). */
+  delayMs: number;
+  /** More deliveries than this within one delay: ingest runs at full speed, and indexing waits for it to slow... */
+  busyDeliveries: number;
+  /** ...unless this many logs wait: every search checks them exactly (reads their bodies) until they are indexed. */
+  maxUnindexed: number;
+}
+
 /**
- * Indexes the logs that have only the unindexed row: those stored before the search
- * index existed (the migration gave them that row), and any an old journal replayed.
- * Until then they are candidates for every search and checked exactly, so results are
- * right meanwhile, only slower. Runs in the background from start, newest logs first,
- * one batch at a time; SQL migrations cannot do it (the signature is computed here).
- * sql.js only: a PostgreSQL database has no logs from before the index (its logs are
- * indexed by the insert), so the engine starts this only with the sql.js backend.
+ * 250 ms; 250 deliveries in it is 1,000 a second, far above what a person or a provider's
+ * retries send (the default rate limit is 1,000 a second per endpoint), so indexing stays
+ * current in use and waits only during a flood. 20,000 unindexed logs cost a search about
+ * 0.1-0.2 s of exact checks (5 us per KB).
+ */
+export const DEFAULT_INDEX_PACING: IndexPacing = { delayMs: 250, busyDeliveries: 250, maxUnindexed: 20_000 };
+
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+// Stopping ends a sleep at once (the rejection it gives is the stop, not a fault).
+const abortableSleep: Sleep = (ms, signal) => sleepFor(ms, undefined, { signal }).catch(() => undefined);
+
+/**
+ * The text-search index of the embedded store, kept off the receiver's path. A
+ * delivery is stored with the unindexed row (the logs_search_unindexed trigger),
+ * which every search probe passes, so it is found from the start: a search checks
+ * such logs exactly. This indexes them in the background, newest first, one batch
+ * at a time, a moment after deliveries come, and waits while they come at full
+ * speed. Measured (issue 25): the signatures, their journaling and their rows cost
+ * about 30 us of the ~145 us a delivery took across both threads; deferred, a burst
+ * is received that much faster and indexed once it ends. The same pass indexes the
+ * logs stored before the index existed (the migration gave them that row) and any
+ * an old journal replayed. sql.js only: PostgreSQL indexes each log in its insert,
+ * where the database, not the engine, does the work.
  */
 export class SearchBackfill {
   private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly stopping = new AbortController();
+  /** Deliveries since the indexer last looked at the pace: how busy ingest is. */
+  private recent = 0;
+  /** Deliveries not indexed yet, as far as this process counts them (logs from before start are not counted). */
+  private waiting = 0;
+  /** Deliveries noted in all, and how many had been when the current (or last) pass began. */
+  private delivered = 0;
+  private lookedAt = 0;
+  private wake: (() => void) | null = null;
+  /** The loop has ended (stopped, or failed and reported). */
+  private ended = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly sleep: Sleep;
 
   constructor(
     private readonly store: Store,
     private readonly readBodies: BodyReader,
     private readonly onError: (err: unknown) => void,
-  ) {}
+    private readonly pacing: IndexPacing = DEFAULT_INDEX_PACING,
+    sleep?: Sleep,
+  ) {
+    this.sleep = sleep ?? abortableSleep;
+  }
 
   start(): void {
-    this.running ??= this.run().catch((err: unknown) => {
-      if (!this.stopped) this.onError(err);
-    });
+    this.running ??= this.run()
+      .catch((err: unknown) => {
+        if (!this.stopping.signal.aborted) this.onError(err);
+      })
+      .finally(() => {
+        this.ended = true;
+        this.settle();
+      });
+  }
+
+  /** A delivery was stored (not indexed): called by the logs repository at each insert. */
+  noteDelivery(): void {
+    this.delivered++;
+    this.recent++;
+    this.waiting++;
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /** Stops after the batch in hand; resolves once it is written. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping.abort();
+    this.wake?.();
     await this.running;
   }
 
-  /** Done for now: every log is indexed (tests await it). */
-  async idle(): Promise<void> {
-    await this.running;
+  /** Resolves once every log is indexed and no delivery is waiting (tests await it). */
+  idle(): Promise<void> {
+    if (!this.running || this.ended || this.wake !== null) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private settle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private async run(): Promise<void> {
-    // Keyset by key, downwards: one pass over the index in all.
+    const { signal } = this.stopping;
+    while (!signal.aborted) {
+      await this.indexAll();
+      if (signal.aborted) return;
+      // Deliveries noted after the last read of the unindexed rows are not indexed: look again.
+      this.waiting = this.delivered - this.lookedAt;
+      if (this.waiting === 0) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          this.settle();
+        });
+        if (signal.aborted) return;
+      }
+      await this.pace(true);
+    }
+  }
+
+  /**
+   * Waits while deliveries come faster than the pace allows; past maxUnindexed, one delay
+   * per batch even then (bounded: a flood is received at nearly full speed, and searches
+   * do not get slower without end). `first`: waits one delay in any case (after a
+   * delivery, so a burst's start is not indexed one log at a time).
+   */
+  private async pace(first: boolean): Promise<void> {
+    const { signal } = this.stopping;
+    let slept = false;
+    while (!signal.aborted) {
+      if (slept || !first) {
+        if (this.recent <= this.pacing.busyDeliveries) return;
+        if (slept && this.waiting >= this.pacing.maxUnindexed) return;
+      }
+      this.recent = 0;
+      await this.sleep(this.pacing.delayMs, signal);
+      slept = true;
+    }
+  }
+
+  /** One pass down the unindexed rows (the log_search_unindexed index holds only those), newest first. */
+  private async indexAll(): Promise<void> {
+    const { signal } = this.stopping;
+    // Keyset by key, downwards: a row that cannot be indexed (its log went meanwhile) is passed, not read again.
+    // The pass covers what was stored when it began: what is stored after lies above it, and
+    // run() starts another pass for the deliveries noted since (`lookedAt`).
     let below = Number.MAX_SAFE_INTEGER;
-    while (!this.stopped) {
+    this.lookedAt = this.delivered;
+    while (!signal.aborted) {
       const rows = await this.store.all<{ key: number; seq: number; path: string; raw_headers: string; size: number }>(
-        `SELECT s.key, l.seq, l.path, l.raw_headers, l.stored_size AS size
-         FROM log_search s JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
-         WHERE s.key < ? AND s.w0 = ${UNINDEXED_WORD} ORDER BY s.key DESC LIMIT ${BATCH}`,
+        UNINDEXED_BELOW,
         [below],
       );
       if (rows.length === 0) return;
@@ -60,6 +171,10 @@ export class SearchBackfill {
         rows.map((r) => searchIndexOpBySeq(r.seq, r.path, r.raw_headers, bodies.get(r.seq))),
         'applied',
       );
+      this.waiting = Math.max(0, this.waiting - rows.length);
+      // The pass ends at its last batch; logs stored since (above where it began) are the next pass's.
+      if (rows.length < BATCH) return;
+      await this.pace(false);
     }
   }
 }

@@ -34,6 +34,7 @@ export interface SqljsBackendOptions {
  */
 export function sqljsBackend(options: SqljsBackendOptions): StorageBackend {
   const store = new SqljsStore({ ...options.store, dir: join(options.dataDir, 'store') });
+  const searchIndex = new SearchBackfill(store, storedBodies(store), options.onError);
   return {
     description: `embedded store in ${join(options.dataDir, 'store')}`,
     repos: {
@@ -42,15 +43,15 @@ export function sqljsBackend(options: SqljsBackendOptions): StorageBackend {
       // In memory: one process, and a code should not outlive it in any file.
       signInCodes: new MemorySignInCodeRepository(),
       endpoints: new SqljsEndpointsRepository(store),
-      logs: new SqljsLogsRepository(store, options.retention),
+      logs: new SqljsLogsRepository(store, options.retention, () => searchIndex.noteDelivery()),
       replays: new SqljsReplayRepository(store),
       forwardQueue: new SqljsForwardQueueRepository(store),
       shares: new SqljsShareRepository(store),
       remediation: new SqljsRemediationRepository(store),
       metrics: new SqljsMetricsRepository(store),
     },
-    // Logs stored before the search index get it in the background.
-    logsBackground: new SearchBackfill(store, storedBodies(store), options.onError),
+    // The search index is written in the background: each log stored, and those stored before it existed.
+    logsBackground: searchIndex,
     open: (migrations) => store.load(migrations),
     signingKey: () => loadOrCreateSigningKey(options.dataDir, options.random),
     // Before every snapshot, so that what a task erases is in no snapshot.

@@ -6,7 +6,17 @@ import { indexProbe, MAX_INDEXED_BODY, probeCondition } from '../../../server/lo
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
-import { SearchBackfill } from '../../../server/storage/sqljs/search-backfill.ts';
+import type { NewLog } from '../../../server/logs/log-types.ts';
+import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
+import { sqljsBackend } from '../../../server/storage/sqljs/sqljs-backend.ts';
+import {
+  DEFAULT_INDEX_PACING,
+  SearchBackfill,
+  UNINDEXED_BELOW,
+  type IndexPacing,
+  type Sleep,
+} from '../../../server/storage/sqljs/search-backfill.ts';
+import { join } from 'node:path';
 import { randomBody, randomHeaders, randomPath, seeded, termFrom } from '../../helpers/search-corpus.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
@@ -105,6 +115,219 @@ describe('search index backfill', () => {
       backfill.start();
       await backfill.stop();
       await backfill.idle();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+const ROOMY = () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 });
+
+function delivery(body: string): NewLog {
+  const bytes = Buffer.from(body);
+  return {
+    accountId: ACCOUNT,
+    endpointId: 'ep_1',
+    method: 'POST',
+    path: '/hooks',
+    query: {},
+    rawHeaders: [['Content-Type', 'application/json']],
+    contentType: 'application/json',
+    size: bytes.length,
+    declaredSize: bytes.length,
+    body: bytes,
+    truncated: false,
+    sourceIp: '127.0.0.1',
+    receivedAt: 1_700_000_000_000,
+    durationMs: 1,
+    status: 'success',
+    verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
+    eventType: null,
+    answer: ACCEPTED,
+  };
+}
+
+/** A sleep the test ends by hand: the indexer's pace, without the wall clock. */
+function handSleep(): { sleep: Sleep; calls: () => number; end: () => Promise<void> } {
+  const pending: (() => void)[] = [];
+  let calls = 0;
+  const sleep: Sleep = (_ms, signal) =>
+    new Promise<void>((resolve) => {
+      calls++;
+      pending.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  return {
+    sleep,
+    calls: () => calls,
+    // Ends the sleep the indexer is in, once it is in one.
+    end: async () => {
+      for (let i = 0; i < 10_000 && pending.length === 0; i++) await new Promise((r) => setImmediate(r));
+      assert.ok(pending.length > 0, 'the indexer never slept');
+      pending.shift()!();
+    },
+  };
+}
+
+/** Lets the indexer's awaited reads and writes run (each is a round trip to the store's worker). */
+const turns = async (n = 50): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 1));
+};
+
+/** The row kinds once nothing is left unindexed, or as they are after 5 s (a bounded wait, for what a pass does). */
+async function kindsOnceIndexed(store: SqljsStore): Promise<Awaited<ReturnType<typeof rowKinds>>> {
+  for (let i = 0; ; i++) {
+    const kinds = await rowKinds(store);
+    if (kinds.unindexed === 0 || i === 500) return kinds;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('search index written in the background', () => {
+  async function withIndexer(
+    pacing: IndexPacing,
+    sleep: Sleep | undefined,
+    fn: (ctx: { store: SqljsStore; repo: SqljsLogsRepository; indexer: SearchBackfill }) => Promise<void>,
+  ): Promise<void> {
+    const store = await open(await tempDir());
+    const indexer = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)), pacing, sleep);
+    const repo = new SqljsLogsRepository(store, ROOMY, () => indexer.noteDelivery());
+    try {
+      indexer.start();
+      await indexer.idle();
+      await fn({ store, repo, indexer });
+    } finally {
+      await indexer.stop();
+      await store.close();
+    }
+  }
+
+  test('a delivery is found at once (its row passes every probe), then indexed once deliveries pause', async () => {
+    const hand = handSleep();
+    await withIndexer(DEFAULT_INDEX_PACING, hand.sleep, async ({ store, repo, indexer }) => {
+      await repo.insert('log_a', delivery('{"needle":"alpha"}'), 'applied');
+      await repo.insert('log_b', delivery('{"other":"beta"}'), 'applied');
+      assert.deepEqual(await rowKinds(store), { unindexed: 2, full: 0, signatures: 0 });
+      const found = await repo.page(ACCOUNT, { limit: 20, offset: 0, search: 'alpha' });
+      assert.deepEqual(
+        found.rows.map((l) => l.id),
+        ['log_a'],
+      );
+      // The delay after the first delivery ends; one came in it (not busy): both are indexed.
+      await hand.end();
+      await indexer.idle();
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: 2 });
+      // The probe now passes only the log whose text can hold the term.
+      assert.equal(await candidates(store, 'alpha'), 1);
+      const again = await repo.page(ACCOUNT, { limit: 20, offset: 0, search: 'alpha' });
+      assert.deepEqual(
+        again.rows.map((l) => l.id),
+        ['log_a'],
+      );
+    });
+  });
+
+  test('while deliveries come faster than the pace, indexing waits; once they slow, it indexes', async () => {
+    const hand = handSleep();
+    const pacing = { delayMs: 250, busyDeliveries: 2, maxUnindexed: 1_000 };
+    await withIndexer(pacing, hand.sleep, async ({ store, repo, indexer }) => {
+      for (let i = 0; i < 5; i++) await repo.insert(`log_${i}`, delivery(`{"n":${i}}`), 'applied');
+      // Woken by the first, it waits one delay; five came (more than 2): busy, it waits again.
+      await hand.end();
+      for (let i = 5; i < 8; i++) await repo.insert(`log_${i}`, delivery(`{"n":${i}}`), 'applied');
+      await hand.end();
+      await turns();
+      assert.deepEqual(await rowKinds(store), { unindexed: 8, full: 0, signatures: 0 });
+      assert.equal(hand.calls(), 3);
+      // A delay with one delivery (not more than 2): ingest has slowed, everything is indexed.
+      await repo.insert('log_8', delivery('{"n":8}'), 'applied');
+      await hand.end();
+      await indexer.idle();
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: 9 });
+    });
+  });
+
+  test('past maxUnindexed it indexes after each delay even while deliveries keep coming', async () => {
+    const hand = handSleep();
+    const pacing = { delayMs: 250, busyDeliveries: 0, maxUnindexed: 4 };
+    await withIndexer(pacing, hand.sleep, async ({ store, repo }) => {
+      for (let i = 0; i < 3; i++) await repo.insert(`log_${i}`, delivery(`{"n":${i}}`), 'applied');
+      await hand.end();
+      // Busy (more than 0 in the delay) and 3 waiting, fewer than 4: it waits.
+      await repo.insert('log_3', delivery('{"n":3}'), 'applied');
+      await turns();
+      assert.deepEqual(await rowKinds(store), { unindexed: 4, full: 0, signatures: 0 });
+      // Still busy, but 4 wait now: after this delay it indexes them, deliveries or not.
+      await repo.insert('log_4', delivery('{"n":4}'), 'applied');
+      await hand.end();
+      assert.deepEqual(await kindsOnceIndexed(store), { unindexed: 0, full: 0, signatures: 5 });
+    });
+  });
+
+  test('a delivery stored while a pass runs is indexed by the next pass, with no delivery after it', async () => {
+    const store = await open(await tempDir());
+    const bodies = storedBodies(store);
+    let late: (() => Promise<unknown>) | null = null;
+    // Reading the first batch's bodies, a delivery comes: the pass has begun below it.
+    const reader = async (seqs: readonly number[]) => {
+      const arrive = late;
+      late = null;
+      await arrive?.();
+      return bodies(seqs);
+    };
+    const indexer = new SearchBackfill(store, reader, (e) => assert.fail(String(e)), {
+      ...DEFAULT_INDEX_PACING,
+      delayMs: 1,
+    });
+    const repo = new SqljsLogsRepository(store, ROOMY, () => indexer.noteDelivery());
+    try {
+      indexer.start();
+      await indexer.idle();
+      late = () => repo.insert('log_late', delivery('{"late":1}'), 'applied');
+      await repo.insert('log_first', delivery('{"first":1}'), 'applied');
+      await indexer.idle();
+      assert.equal(late, null, 'the late delivery came during the pass');
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: 2 });
+    } finally {
+      await indexer.stop();
+      await store.close();
+    }
+  });
+
+  test('the indexer finds the rows to index through the index of those rows alone, never by reading the table', async () => {
+    const store = await open(await tempDir());
+    try {
+      const plan = await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${UNINDEXED_BELOW}`, [1]);
+      assert.deepEqual(
+        plan.map((p) => p.detail),
+        ['SEARCH s USING COVERING INDEX log_search_unindexed (key<?)', 'SEARCH l USING INTEGER PRIMARY KEY (rowid=?)'],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('the embedded backend tells its indexer of each insert', async () => {
+    const dataDir = await tempDir();
+    const backend = sqljsBackend({
+      dataDir,
+      store: { sync: 'interval' },
+      retention: ROOMY,
+      random: { bytes: (n: number) => Buffer.alloc(n, 7) },
+      onError: (e) => assert.fail(String(e)),
+    });
+    await backend.open([{ feature: 'logs', migrations: logsMigrations }]);
+    try {
+      backend.logsBackground!.start();
+      await backend.repos.logs.insert('log_x', delivery('{"x":1}'), 'applied');
+      await (backend.logsBackground as SearchBackfill).idle();
+    } finally {
+      await backend.logsBackground!.stop();
+      await backend.close();
+    }
+    const store = await open(join(dataDir, 'store'));
+    try {
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: 1 });
     } finally {
       await store.close();
     }
