@@ -34,6 +34,9 @@ function isTrustEntry(entry: string): boolean {
 
 /** Entries as parseTrustProxy gives them; none trusts nobody (the default). */
 export function trustedProxies(entries: readonly string[]): TrustedProxies {
+  // The default, and every delivery asks: BlockList.check builds a SocketAddress each
+  // time (measured: 3% of the receiver thread's time at full ingest).
+  if (entries.length === 0) return { trusts: () => false };
   const list = new BlockList();
   for (const entry of entries) {
     const [address = '', prefix] = entry.split('/');
