@@ -4959,6 +4959,8 @@ export interface components {
       version: string;
       node: string;
       api: string;
+      /** @description What the ids of /api/events are numbered in. Another value than before means they were numbered anew (an embedded engine restarted): resume from Last-Event-ID 0, not from the last id received. */
+      events: string;
     };
     ErrorEnvelope: {
       /** @enum {boolean} */

@@ -12,10 +12,12 @@ const REFUSED_TOKEN_CODES = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'MISSING_
  * refuses, on any call, is an error that says to sign in again.
  */
 export async function connectToRemote(url: string, token: string): Promise<ApiClient> {
-  await checkEngine(url);
+  const version = await checkEngine(url);
   return createApiClient({
     baseUrl: url,
     token,
+    // Event ids are numbered per id space (an embedded engine's restart with each run): see followEvents.
+    instance: `${url}@${version.events}`,
     fetch: async (request) => {
       const response = await fetch(request);
       if (response.status === 401) {

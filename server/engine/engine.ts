@@ -145,7 +145,9 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     const urls = new BaseUrls();
     urls.publicBase = config.publicBaseUrl;
     // In process, or the backend's shared event log (a team server: every instance's events on each).
-    const events = new EventBus({ now: () => clock.now(), transport: backend.events });
+    // Embedded: event ids restart with each run, so each run names its own id space.
+    const runId = random.bytes(8).toString('hex');
+    const events = new EventBus({ now: () => clock.now(), transport: backend.events, runId });
     const runtimeInfo = {
       pid: process.pid,
       apiUrl: '',
@@ -282,7 +284,11 @@ export async function startEngine(config: EngineConfig, deps: EngineDeps = {}): 
     // The document describes every route, its own included, so it is built on first request.
     const system = listed({
       name: 'system',
-      routes: systemRoutes(version, () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS))),
+      routes: systemRoutes(
+        version,
+        () => events.idSpace,
+        () => (openapi ??= buildOpenApiDocument(routes, version.version, EVENT_SCHEMAS)),
+      ),
     });
     const others = [
       system,

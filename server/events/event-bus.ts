@@ -29,6 +29,8 @@ export interface EventBusOptions {
   now?: () => number;
   /** Where events get their ids and how they reach every engine (default: in process, see event-transport.ts). */
   transport?: EventTransport;
+  /** The in-process transport's id space: one per engine run (the engine passes a random one). */
+  runId?: string;
 }
 
 /**
@@ -45,8 +47,13 @@ export class EventBus {
 
   constructor(opts: EventBusOptions = {}) {
     this.now = opts.now ?? Date.now;
-    this.transport = opts.transport ?? new InProcessEventTransport(opts.historySize ?? 1000);
+    this.transport = opts.transport ?? new InProcessEventTransport(opts.runId ?? 'run', opts.historySize ?? 1000);
     this.transport.deliverTo((e) => this.dispatch(e));
+  }
+
+  /** What the event ids are numbered in (EventTransport.idSpace). */
+  get idSpace(): string {
+    return this.transport.idSpace;
   }
 
   /** True when other engines share the store (a team server): caches refresh from `observe`. */

@@ -17,6 +17,12 @@ export interface EventTransport {
    * refresh from events and a cache miss must read the database.
    */
   readonly shared: boolean;
+  /**
+   * Names the sequence the ids come from (`GET /api/version`'s `events`): a client
+   * that reconnects and finds another value resumes from 0, since its last id
+   * means nothing there (an embedded engine's ids restart with each run).
+   */
+  readonly idSpace: string;
   /** Where delivered events go (the bus's dispatcher); set once, before any append. */
   deliverTo(sink: (event: EngineEvent) => void): void;
   /**
@@ -39,7 +45,11 @@ export class InProcessEventTransport implements EventTransport {
   private readonly recent: EngineEvent[] = [];
   private sink: (event: EngineEvent) => void = () => {};
 
-  constructor(private readonly historySize = 1000) {}
+  constructor(
+    /** This run's: ids restart at 1 with every engine start. */
+    readonly idSpace: string,
+    private readonly historySize = 1000,
+  ) {}
 
   deliverTo(sink: (event: EngineEvent) => void): void {
     this.sink = sink;

@@ -4,7 +4,16 @@ import type { VersionInfo } from '../support/version.ts';
 import { route, type RouteSpec } from './route.ts';
 
 const VersionSchema = z
-  .strictObject({ name: z.string(), version: z.string(), node: z.string(), api: z.string() })
+  .strictObject({
+    name: z.string(),
+    version: z.string(),
+    node: z.string(),
+    api: z.string(),
+    events: z.string().meta({
+      description:
+        "What the ids of /api/events are numbered in. Another value than before means they were numbered anew (an embedded engine restarted): resume from Last-Event-ID 0, not from the last id received.",
+    }),
+  })
   .meta({ id: 'Version' });
 
 /**
@@ -23,7 +32,11 @@ const OpenApiDocumentSchema = z
   .meta({ description: 'The OpenAPI 3.1 document itself, not inside the { success, data } envelope.' });
 
 /** Unauthenticated: what the CLI asks before it has a token, and the contract itself. */
-export function systemRoutes(version: VersionInfo, openapi: () => z.output<typeof OpenApiDocumentSchema>): RouteSpec[] {
+export function systemRoutes(
+  version: VersionInfo,
+  eventIdSpace: () => string,
+  openapi: () => z.output<typeof OpenApiDocumentSchema>,
+): RouteSpec[] {
   return [
     route({
       method: 'get',
@@ -32,7 +45,7 @@ export function systemRoutes(version: VersionInfo, openapi: () => z.output<typeo
       tag: 'System',
       auth: false,
       responses: { 200: { description: 'Version information', data: VersionSchema } },
-      handler: async () => ({ data: { ...version, api: API_VERSION } }),
+      handler: async () => ({ data: { ...version, api: API_VERSION, events: eventIdSpace() } }),
     }),
     route({
       method: 'get',

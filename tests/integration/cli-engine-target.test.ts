@@ -367,6 +367,80 @@ describe('the CLI against an engine named by URL (--engine, --token, login, logo
     assert.equal(await tailing, 0);
   });
 
+  test('tail --engine across a restart of an embedded engine shows what the new run published before it reconnected', async () => {
+    // The engine's own data directory, kept across the restart; the proxy in front is the URL the laptop knows.
+    const dataDir = await makeTempDir();
+    let engine = await startTestEngine({}, {}, dataDir);
+    let down = false;
+    const streams = new Set<ServerResponse>();
+    const proxy = await httpServer((req, res) => {
+      if (down) return void res.writeHead(502).end('Bad Gateway');
+      const upstream = request(
+        `${engine.engine.apiUrl}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          streams.add(res);
+          res.on('close', () => streams.delete(res));
+          up.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    const out: string[] = [];
+    const err: string[] = [];
+    const stop = new AbortController();
+    const io = {
+      out: (l: string) => out.push(l),
+      err: (l: string) => err.push(l),
+      env: { NO_COLOR: '1' },
+      isTTY: false,
+    };
+    let tailing: Promise<number> | undefined;
+    try {
+      const eventIds = async (): Promise<string> =>
+        ((await (await fetch(`${proxy.url}/api/version`)).json()) as { data: { events: string } }).data.events;
+      const before = await eventIds();
+      const endpoint = await engine.endpoint({ name: 'restarted', validationType: 'none' });
+      tailing = tail(
+        { engine: proxy.url, token: engine.token, dataDir: laptop, endpoint, json: true },
+        io,
+        stop.signal,
+      );
+      let failed: Error | undefined;
+      tailing.catch((e: unknown) => (failed = e instanceof Error ? e : new Error(String(e))));
+      await waitFor('tail to connect', () => {
+        if (failed !== undefined) throw failed;
+        return err.some((l) => l.startsWith('Tailing deliveries from'));
+      });
+      // Enough events in the first run that its last id is past any the new run gives before tail is back.
+      for (const path of ['/a', '/b', '/c', '/d']) await engine.deliver(`/webhook/${endpoint}${path}`);
+      await waitFor("the first run's deliveries", () => out.length === 4);
+      down = true;
+      for (const s of streams) s.destroy();
+      await engine.stop();
+      engine = await startTestEngine({}, {}, dataDir);
+      // Published by the new run while the laptop cannot reach it: its ids start again at 1.
+      await engine.deliver(`/webhook/${endpoint}/while-away`);
+      down = false;
+      await waitFor('the reconnection', () => err.includes(`Reconnected to ${proxy.url}.`));
+      await waitFor('the delivery made while away', () => out.length === 5);
+      await engine.deliver(`/webhook/${endpoint}/after`);
+      await waitFor('the next delivery', () => out.length === 6);
+      assert.deepEqual(
+        out.map((l) => JSON.parse(l).path),
+        ['/a', '/b', '/c', '/d', '/while-away', '/after'],
+      );
+      assert.notEqual(await eventIds(), before);
+    } finally {
+      stop.abort();
+      await proxy.close();
+      await engine.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    assert.equal(await tailing, 0);
+  });
+
   test('something that answers but is not a Hookscope engine: said, naming the URL', async () => {
     const servers = [
       await httpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')),

@@ -168,6 +168,11 @@ describe('several instances on one database: live events and endpoints', () => {
       const seenOnA = await onA.waitFor(logCreated(firstLog), LIVE_MS);
       assert.equal(seenOnB.id, seenOnA.id, 'one id for one event on every instance');
       assert.match(seenOnB.id!, /^\d+$/);
+      // And /api/version names that one numbering the same on both, so a client may move between them.
+      const events = async (t: TestEngine) =>
+        (await t.api<{ data: { events: string } }>('GET', '/api/version')).body.data.events;
+      assert.equal(await events(a), await events(b));
+      assert.match(await events(a), /^events-\d+$/);
       onB.close();
 
       const missed: string[] = [];

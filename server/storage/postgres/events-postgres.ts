@@ -55,6 +55,11 @@ interface EventRow {
  */
 export class PostgresEventTransport implements EventTransport {
   readonly shared = true;
+  /**
+   * The events table's oid, read at start: ids are global to the table, so every
+   * instance answers the same, and a database made anew gives another.
+   */
+  idSpace = '';
   private sink: (event: EngineEvent) => void = () => {};
   private cursor = 0;
   /** Ids up to this one are no longer waited for (their grace ran out). */
@@ -84,6 +89,8 @@ export class PostgresEventTransport implements EventTransport {
       `SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'id')) AS last`,
     );
     this.cursor = row?.last ?? 0;
+    const [table] = await this.opts.db.query<{ oid: string }>(`SELECT 'events'::regclass::oid::text AS oid`);
+    this.idSpace = `events-${table?.oid ?? 'unknown'}`;
     await this.connect();
     this.poll = setInterval(() => this.read(), this.opts.pollMs ?? 5000);
     this.poll.unref();

@@ -10,6 +10,7 @@ import { describe, test } from '../../helpers/node-test.ts';
  */
 class SlowTransport implements EventTransport {
   readonly shared = true;
+  readonly idSpace = 'slow';
   sink: (e: EngineEvent) => void = () => {};
   private finish: (events: EngineEvent[]) => void = () => {};
   deliverTo(sink: (e: EngineEvent) => void): void {
