@@ -22,7 +22,12 @@ import { headerObject, headerPairs } from '../support/headers.ts';
 import type { BodyBudget } from './body-budget.ts';
 import { readBody, type BodyLimits } from './body-reader.ts';
 import { DelayedAnswers } from './delayed-answers.ts';
-import type { DeliveryObserver, RejectionReason } from './delivery-observer.ts';
+import {
+  notifyObservers,
+  type DeliveryObserver,
+  type RejectionReason,
+  type StoredDelivery,
+} from './delivery-observer.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { refusalFor } from './refusal.ts';
 import { verify } from '../signatures/registry.ts';
@@ -182,7 +187,8 @@ export class Receiver {
       };
       const { id: logId, settled } = await this.deps.logs.record(log);
       releaseAfter = settled;
-      await this.notify((o) => o.stored?.({ ...log, id: logId }));
+      const stored: StoredDelivery = { ...log, id: logId };
+      await this.notify((o) => o.stored?.(stored));
 
       if (refusal) {
         // A lingering close: Node closes the socket right after the answer when the
@@ -211,18 +217,7 @@ export class Receiver {
     return this.notify((o) => o.rejected?.({ accountId: endpoint.accountId, endpointId: endpoint.id, reason, at }));
   }
 
-  /** Runs every observer; one that fails is reported and never fails the delivery. */
-  private async notify(call: (o: DeliveryObserver) => Promise<void> | void | undefined): Promise<void> {
-    const observers = this.deps.observers ?? [];
-    if (observers.length === 0) return;
-    await Promise.all(
-      observers.map(async (o) => {
-        try {
-          await call(o);
-        } catch (e) {
-          this.deps.onError(e);
-        }
-      }),
-    );
+  private notify(call: (o: DeliveryObserver) => Promise<void> | void | undefined): Promise<void> {
+    return notifyObservers(this.deps.observers ?? [], call, this.deps.onError);
   }
 }
