@@ -11,7 +11,7 @@ const VersionSchema = z
     api: z.string(),
     events: z.string().meta({
       description:
-        "What the ids of /api/events are numbered in. Another value than before means they were numbered anew (an embedded engine restarted): resume from Last-Event-ID 0, not from the last id received.",
+        'What the ids of /api/events are numbered in. Another value than before means they were numbered anew (an embedded engine restarted): resume from Last-Event-ID 0, not from the last id received.',
     }),
   })
   .meta({ id: 'Version' });
