@@ -193,5 +193,6 @@ describe('connectLive across an engine restart', () => {
       await engine?.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two engine starts, a stop and a reconnection's backoff: past vitest's 5 s on a loaded machine.
+  }, 30_000);
 });
