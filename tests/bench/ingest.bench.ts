@@ -116,6 +116,8 @@ export interface Measured {
  */
 export interface CpuPerDelivery {
   serverUs: number;
+  /** Of serverUs, the server's main thread alone (the engine's HTTP side: receiver, journal, answers). */
+  serverMainUs: number;
   loadUs: number;
 }
 
@@ -137,16 +139,18 @@ export async function measure(
   await sleep(500);
   await around?.start();
   const serverBefore = await server.call<number>('cpu');
+  const mainBefore = await server.call<number>('cpu-main');
   const loadBefore = process.cpuUsage();
   const load = await postLoad(url, { connections: o.connections, seconds: o.seconds, body, headers: headers() });
   const loadCpu = process.cpuUsage(loadBefore);
   const serverUs = (await server.call<number>('cpu')) - serverBefore;
+  const serverMainUs = (await server.call<number>('cpu-main')) - mainBefore;
   const perOk = (us: number): number => (load.ok > 0 ? us / load.ok : 0);
   return {
     load,
     acknowledged: warm.ok + load.ok,
     sendMs: performance.now() - t0,
-    cpu: { serverUs: perOk(serverUs), loadUs: perOk(loadCpu.user + loadCpu.system) },
+    cpu: { serverUs: perOk(serverUs), serverMainUs: perOk(serverMainUs), loadUs: perOk(loadCpu.user + loadCpu.system) },
   };
 }
 
