@@ -1,5 +1,6 @@
 import type { SendInput, SendResult } from '../server/replay/http-sender.ts';
 import { parseTeamServerUrl, signInLinkFor, type EngineChoice, type EngineSwitch } from './engine-choice.ts';
+import type { ForwardAnswer, ForwardManager, ForwardStatus } from './forward-manager.ts';
 import { sendFromThisComputer, type LocalSendAnswer } from './local-send.ts';
 
 /**
@@ -12,7 +13,15 @@ export const BRIDGE_CHANNELS = {
   connectTeamServer: 'hookscope:connect-team-server',
   useThisComputer: 'hookscope:use-this-computer',
   sendFromThisComputer: 'hookscope:send-from-this-computer',
+  startForwardFromThisComputer: 'hookscope:start-forward-from-this-computer',
+  stopForwardFromThisComputer: 'hookscope:stop-forward-from-this-computer',
+  forwardsFromThisComputer: 'hookscope:forwards-from-this-computer',
 } as const;
+
+/** The forwards of the team server shown, or why there are none to show. */
+export type ForwardsAnswer = { ok: true; forwards: ForwardStatus[] } | { ok: false; error: string };
+
+const NOT_ON_TEAM_SERVER = 'Forwarding from this computer is for a team server; this computer forwards by itself.';
 
 export type ConnectResult = { ok: true } | { ok: false; error: string };
 
@@ -28,6 +37,8 @@ export interface DesktopBridgeDeps {
   save(choice: EngineChoice): Promise<void>;
   /** Sends one request from this computer (server/replay/http-sender.ts `send`). */
   send: (input: SendInput) => Promise<SendResult>;
+  /** "Forward from this computer" (forward-manager.ts): told each engine shown, asked for the one shown. */
+  forwards: Pick<ForwardManager, 'show' | 'start' | 'stop' | 'list'>;
 }
 
 /** What each bridge call does, once its sender has been checked (main.ts). */
@@ -40,6 +51,10 @@ export interface DesktopBridge {
    * the request checked (local-send.ts: loopback targets only), sent, the target's answer.
    */
   sendFromThisComputer(input: unknown): Promise<LocalSendAnswer>;
+  /** Forwards an endpoint's deliveries of the team server shown to `targetUrl` on this computer, trading `signInCode` for the app's own token. */
+  startForwardFromThisComputer(input: unknown): Promise<ForwardAnswer>;
+  stopForwardFromThisComputer(input: unknown): Promise<ForwardAnswer>;
+  forwardsFromThisComputer(): ForwardsAnswer;
   /** Back to "This computer" at `page` (its sign-in page unless given): the bridge, the tray, a notification. */
   showThisComputer(page?: string): Promise<void>;
 }
@@ -54,13 +69,30 @@ export function desktopBridge(deps: DesktopBridgeDeps): DesktopBridge {
   const showThisComputer = async (page?: string): Promise<void> => {
     engineSwitch.set({ kind: 'local' });
     await deps.save({ kind: 'local' });
+    // The previous team server's forwards stop (their choices stay, for when it is shown again).
+    await deps.forwards.show({ kind: 'local' });
     await deps.load(page ?? (await deps.localSignInPage()));
   };
+  const team = (): string | null => (engineSwitch.choice.kind === 'team' ? engineSwitch.choice.url : null);
   return {
     engine: () => engineSwitch.choice,
     showThisComputer,
     useThisComputer: () => showThisComputer(),
     sendFromThisComputer: (input) => sendFromThisComputer(input, deps.send),
+    async startForwardFromThisComputer(input) {
+      const url = team();
+      return url === null ? { ok: false, error: NOT_ON_TEAM_SERVER } : deps.forwards.start(url, input);
+    },
+    async stopForwardFromThisComputer(input) {
+      const url = team();
+      return url === null ? { ok: false, error: NOT_ON_TEAM_SERVER } : deps.forwards.stop(url, input);
+    },
+    forwardsFromThisComputer() {
+      const url = team();
+      if (url === null) return { ok: false, error: NOT_ON_TEAM_SERVER };
+      const list = deps.forwards.list(url);
+      return list.ok ? { ok: true, forwards: list.value } : list;
+    },
     async connectTeamServer(input) {
       const fields = connectInput(input);
       if (!fields) return { ok: false, error: 'Give both the team server URL and the sign-in link.' };
@@ -73,10 +105,13 @@ export function desktopBridge(deps: DesktopBridgeDeps): DesktopBridge {
       if (notHookscope) return { ok: false, error: notHookscope };
       const previous = engineSwitch.choice;
       engineSwitch.set({ kind: 'team', url: url.value });
+      // Before the page loads, so that its first question about forwards is answered for this server.
+      await deps.forwards.show(engineSwitch.choice);
       try {
         await deps.load(link.value);
       } catch {
         engineSwitch.set(previous);
+        await deps.forwards.show(previous);
         await deps.load(previous.kind === 'team' ? `${previous.url}/` : await deps.localSignInPage());
         return { ok: false, error: `The team server at ${url.value} did not load in the window.` };
       }

@@ -2,8 +2,9 @@
  * Which engine the window shows: "This computer" (the engine main.ts starts) or
  * a team server (`hookscope serve --database ...` on a shared host), whose own
  * UI the window then loads at the server's origin, signed in through a one-time
- * link from that server. The main process keeps no token for it: the session
- * cookie stays in the window's session, per origin.
+ * link from that server. The window's session cookie stays in the window's
+ * session, per origin; the main process holds a token of its own only to forward
+ * from this computer (forward-manager.ts), traded from a code the page asked for.
  */
 export type EngineChoice = { kind: 'local' } | { kind: 'team'; url: string };
 

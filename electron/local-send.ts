@@ -98,6 +98,22 @@ export function parseLocalRequest(input: unknown): Checked<SendInput> {
   return { ok: true, value: { url, method: r.method, headers: r.headers.map(([n, v]) => [n, v]), body, timeoutMs } };
 }
 
+/**
+ * Why the desktop app would not send a request the team server built for a forward from this computer
+ * (electron/forward-run.ts), or null: a target on this computer, and headers that would not change the
+ * framing or name another host, as for a replay; the body is a delivery's, as large as the receiver took.
+ */
+export function builtRequestRefusal(input: SendInput): string | null {
+  const target = localTarget(input.url.href);
+  if (!target.ok) return target.error;
+  if (input.headers.length > MAX_HEADERS) return `At most ${MAX_HEADERS} headers are sent.`;
+  for (const pair of input.headers) {
+    const refusal = headerRefusal(pair, target.value, input.body.length);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
 /** The sender's result for the page: the body as base64 (the cap is the sender's). */
 export function localSendResult(result: SendResult): LocalSendResult {
   return {

@@ -29,6 +29,7 @@ import { readDesktopSettings, writeDesktopSettings, type DesktopSettings } from 
 import { EngineSwitch } from './engine-choice.ts';
 import { desktopEngineConfig } from './engine-config.ts';
 import { failureNotice } from './failure-notice.ts';
+import { forwardManager } from './forward-wiring.ts';
 import { closeAction, gracefulQuit, revealWindow } from './graceful-quit.ts';
 import { ipcSenderRefusal } from './ipc-sender.ts';
 import { exitOnMainProcessFaults } from './main-process-faults.ts';
@@ -107,6 +108,18 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
   ses.webRequest.onBeforeRequest(requestFilter(() => engineSwitch.loadableOrigins()));
 
   const win = await openWindow(engine, origin, logger);
+  const forwards = forwardManager({
+    dataDir: engine.dataDir,
+    choices: {
+      load: (teamUrl) => settings.forwards[teamUrl] ?? [],
+      save: async (teamUrl, choices) => {
+        settings = { ...settings, forwards: { ...settings.forwards, [teamUrl]: choices } };
+        await saveSettings(engine.dataDir, settings, logger);
+      },
+    },
+    send,
+    logger,
+  });
   const localSignInPage = async (): Promise<string> => signInPage(await engine.signInUrl(), localOrigin);
   const bridge = desktopBridge({
     engineSwitch,
@@ -118,9 +131,11 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
       await saveSettings(engine.dataDir, settings, logger);
     },
     send,
+    forwards,
   });
   handleBridge(bridge, win, engineSwitch, logger);
-  void showFirstPage(engineSwitch, win, localSignInPage, logger);
+  // The forwards of the team server shown resume once its page has loaded (and stay off if it did not).
+  void showFirstPage(engineSwitch, win, localSignInPage, logger).then(() => forwards.show(engineSwitch.choice));
   let tray: Tray | null = null;
   try {
     tray = new Tray(nativeImage.createFromPath(join(icons, 'tray.png')));
@@ -206,6 +221,8 @@ async function wire(engine: Engine, log: EngineLog, logger: Logger): Promise<voi
         quitting = true;
         stopNotices();
         stopTray();
+        // Each forward's place is written before the app ends, so the next launch catches up from there.
+        await forwards.stopAll();
         await saveWindowState(engine.dataDir, win, logger);
         await engine.stop();
       },
@@ -291,6 +308,9 @@ function handleBridge(bridge: DesktopBridge, win: BrowserWindow, engineSwitch: E
     connectTeamServer: (input) => bridge.connectTeamServer(input),
     useThisComputer: () => bridge.useThisComputer(),
     sendFromThisComputer: (input) => bridge.sendFromThisComputer(input),
+    startForwardFromThisComputer: (input) => bridge.startForwardFromThisComputer(input),
+    stopForwardFromThisComputer: (input) => bridge.stopForwardFromThisComputer(input),
+    forwardsFromThisComputer: () => bridge.forwardsFromThisComputer(),
   };
   for (const [name, call] of Object.entries(calls) as [keyof typeof BRIDGE_CHANNELS, (input: unknown) => unknown][]) {
     ipcMain.handle(BRIDGE_CHANNELS[name], (event, input: unknown) => {

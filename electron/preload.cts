@@ -30,4 +30,15 @@ electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
       bodyEncoding: request.bodyEncoding,
       timeoutMs: request.timeoutMs,
     }),
+  // An endpoint's deliveries of the team server shown, forwarded by the main process to this computer; the
+  // sign-in code (the page's own POST /api/session/codes) becomes the main process's own token.
+  startForwardFromThisComputer: (input: { endpointId: string; targetUrl: string; signInCode: string }) =>
+    electron.ipcRenderer.invoke('hookscope:start-forward-from-this-computer', {
+      endpointId: input.endpointId,
+      targetUrl: input.targetUrl,
+      signInCode: input.signInCode,
+    }),
+  stopForwardFromThisComputer: (input: { endpointId: string }) =>
+    electron.ipcRenderer.invoke('hookscope:stop-forward-from-this-computer', { endpointId: input.endpointId }),
+  forwardsFromThisComputer: () => electron.ipcRenderer.invoke('hookscope:forwards-from-this-computer'),
 });

@@ -53,6 +53,12 @@ export interface ListenerOptions {
   /** Anything else went wrong (a token refused again, a broken state file): the listener stops. */
   onFatal: (e: unknown) => void;
   send?: (input: SendInput) => Promise<SendResult>;
+  /**
+   * Each attempt at the target once it is answered or failed (not one stopped mid-request), before the
+   * listener moves on: the desktop app reports it to the engine (`POST /api/replay/:id/sent`), so the
+   * delivery's history shows it.
+   */
+  onAttempt?: (log: LogSummary, request: Outgoing, result: SendResult) => Promise<void>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Logs read per page while catching up. */
   pageSize?: number;
@@ -279,6 +285,7 @@ export class DeliveryListener {
       });
       // Stopped mid-request: not done, so the next run sends it again.
       if (signal.aborted) return;
+      await this.opts.onAttempt?.(log, built, result);
       if (result.error === null && result.status !== null && result.status < 500) {
         report({
           type: 'forwarded',

@@ -10,6 +10,9 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import type { ForwardChoice } from '../../electron/forward-input.ts';
+import { forwardManager } from '../../electron/forward-wiring.ts';
+import { send } from '../../server/replay/http-sender.ts';
 import { apiCaller } from '../helpers/api-call.ts';
 import { desktopSend } from '../helpers/desktop-send.ts';
 import type { Browser } from '../helpers/chromium.ts';
@@ -20,7 +23,8 @@ import {
 } from '../helpers/desktop-bridge-stand-in.ts';
 import type { ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import { TargetServer, type Reply } from '../helpers/target-server.ts';
+import { TargetServer, waitUntil, type Reply } from '../helpers/target-server.ts';
+import { makeTempDir } from '../helpers/test-engine.ts';
 import {
   assertAccessible,
   captureBothThemes,
@@ -313,6 +317,122 @@ describe('the desktop engine switch in Chromium, against a real `hookscope serve
       } finally {
         await page.close();
         await target.close();
+      }
+    },
+  );
+
+  test(
+    'on a team server, "Forward from this computer" in the endpoint panel: started from the UI, a delivery goes ' +
+      "from the main process to the dev server, the status says so, the delivery's history too; stopped",
+    async () => {
+      const token = await ownerToken(dataDir);
+      const api = apiCaller(
+        () => serve.apiUrl,
+        () => token,
+      );
+      const team = new URL(serve.apiUrl).origin;
+      // The main process's forward manager with its real parts, in this process, on a data directory of its own.
+      const appDir = await makeTempDir('hookscope-e2e-desktop-forward-');
+      const choices = new Map<string, ForwardChoice[]>();
+      const manager = forwardManager({
+        dataDir: appDir,
+        choices: { load: (url) => choices.get(url) ?? [], save: async (url, list) => void choices.set(url, list) },
+        send,
+        logger: { warn: () => undefined },
+        retry: { initialMs: 50, maxMs: 200 },
+        engineRetry: { initialMs: 50, maxMs: 200 },
+      });
+      await manager.show({ kind: 'team', url: team });
+      const target = await TargetServer.start(() => ({ status: 202, body: 'taken' }));
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      try {
+        const endpoint = (await api('POST', '/api/endpoints', { name: 'Forwarded', validationType: 'none' })) as {
+          id: string;
+          url: string;
+        };
+        await page.setViewportSize({ width: 1024, height: 640 });
+        await page.exposeFunction('hookscopeStandInForwardStart', (input: unknown) => manager.start(team, input));
+        await page.exposeFunction('hookscopeStandInForwardStop', (input: unknown) => manager.stop(team, input));
+        await page.exposeFunction('hookscopeStandInForwards', () => {
+          const list = manager.list(team);
+          return list.ok ? { ok: true, forwards: list.value } : list;
+        });
+        await page.addInitScript({
+          content: desktopBridgeStandInScript({
+            engine: { kind: 'team', url: team },
+            reloadOnSwitch: false,
+            forwardBindings: {
+              start: 'hookscopeStandInForwardStart',
+              stop: 'hookscopeStandInForwardStop',
+              list: 'hookscopeStandInForwards',
+            },
+          }),
+        });
+        await page.goto(await signInLink(dataDir));
+        await page.getByRole('button', { name: /^Forwarded/ }).click();
+        const group = page.getByRole('region', { name: 'Forward from this computer' });
+        const field = group.getByRole('textbox', { name: 'Forward from this computer to' });
+        const status = group.getByRole('status');
+
+        // Off this computer: the desktop app's sentence under the box, nothing started.
+        await field.fill('http://192.168.1.20:3000/hooks');
+        await group.getByRole('button', { name: 'Start forwarding from this computer' }).click();
+        const problem = group.getByText(
+          'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://192.168.1.20:3000/ is sent by the team server.',
+        );
+        await problem.waitFor();
+        assert.equal(await field.getAttribute('aria-invalid'), 'true');
+
+        await field.fill(`${target.url}/hooks`);
+        await group.getByRole('button', { name: 'Start forwarding from this computer' }).click();
+        await group.getByRole('button', { name: 'Stop forwarding from this computer' }).waitFor();
+        await status.getByText('Forwarding live').waitFor();
+        assert.equal(await problem.count(), 0);
+
+        const body = '{"order":7,"note":"é"}';
+        const delivered = await fetch(`${endpoint.url}/orders?x=1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        assert.equal(delivered.status, 200);
+        const logId = ((await delivered.json()) as { data: { id: string } }).data.id;
+        await target.waitForCount(1);
+        assert.equal(target.received[0]!.url, '/hooks/orders?x=1');
+        assert.deepEqual(target.received[0]!.body, Buffer.from(body));
+        // The main process's line, read by the page's poll.
+        await status.getByText(/^\d\d:\d\d:\d\d {2}- {2}POST \/orders\?x=1 {2}202 {2}\d+ ms$/).waitFor();
+        const history = await waitUntil(async () => {
+          const h = (await api('GET', `/api/replay/${logId}/history`)) as {
+            history: { trigger: string; status: number; targetUrl: string }[];
+          };
+          return h.history.length > 0 ? h.history : null;
+        }, 'the attempt in the history');
+        assert.deepEqual(
+          history.map((h) => [h.trigger, h.status, h.targetUrl]),
+          [['client', 202, `${target.url}/hooks/orders?x=1`]],
+        );
+
+        await group.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await captureBothThemes(page, 'desktop-forward-from-this-computer', 'forward from this computer, live');
+
+        await group.getByRole('button', { name: 'Stop forwarding from this computer' }).click();
+        await group.getByRole('button', { name: 'Start forwarding from this computer' }).waitFor();
+        await status.getByText('Stopped').waitFor();
+        await group.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await captureBothThemes(
+          page,
+          'desktop-forward-from-this-computer-stopped',
+          'forward from this computer, stopped',
+        );
+        assert.equal(await page.locator('.notice').count(), 0, 'no error told');
+        assert.deepEqual(errors, [], 'no script error or CSP violation in the console');
+      } finally {
+        await page.close();
+        await manager.stopAll();
+        await target.close();
+        await rm(appDir, { recursive: true, force: true });
       }
     },
   );

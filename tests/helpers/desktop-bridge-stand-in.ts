@@ -9,7 +9,11 @@
  * live in sessionStorage so they survive that reload. `sendFromThisComputer` hands
  * the request to a function the test exposes to the page (`sendBinding`,
  * page.exposeFunction: the main process's own send call, run in the test process),
- * or, without one, refuses. Self-contained: Playwright sends its source to the page.
+ * or, without one, refuses. The forward calls hand their input to the test's functions
+ * (`forwardBindings`: the main process's real forward manager, run in the test process), or, without
+ * them, keep forwards in the state as the main process would answer (a target off this computer refused
+ * with its sentence, a sign-in code required, nothing while this computer is shown).
+ * Self-contained: Playwright sends its source to the page.
  */
 export interface DesktopBridgeStandInOptions {
   engine: { kind: 'local' } | { kind: 'team'; url: string };
@@ -17,11 +21,22 @@ export interface DesktopBridgeStandInOptions {
   reloadOnSwitch: boolean;
   /** The name of a page function that sends for `sendFromThisComputer` (the test's, through exposeFunction). */
   sendBinding?: string;
+  /** The names of page functions answering the three forward calls (the test's, through exposeFunction). */
+  forwardBindings?: { start: string; stop: string; list: string };
+}
+
+export interface StandInForward {
+  endpointId: string;
+  targetUrl: string;
+  state: 'catching-up' | 'live' | 'retrying' | 'stopped';
+  lastLine: string | null;
 }
 
 export interface DesktopBridgeStandInState {
   engine: DesktopBridgeStandInOptions['engine'];
   calls: unknown[][];
+  /** The forwards from this computer, without `forwardBindings`. */
+  forwards: StandInForward[];
 }
 
 export const DESKTOP_BRIDGE_STAND_IN_KEY = 'hookscope.desktopBridgeStandIn';
@@ -34,7 +49,9 @@ export function desktopBridgeStandIn(options: DesktopBridgeStandInOptions): void
     hookscopeDesktop?: unknown;
   } & Record<string, unknown>;
   const saved = page.sessionStorage.getItem(key);
-  const state = (saved ? JSON.parse(saved) : { engine: options.engine, calls: [] }) as DesktopBridgeStandInState;
+  const state = (
+    saved ? JSON.parse(saved) : { engine: options.engine, calls: [], forwards: [] }
+  ) as DesktopBridgeStandInState;
   const save = (): void => page.sessionStorage.setItem(key, JSON.stringify(state));
   save();
   const refuse = (error: string): { ok: false; error: string } => {
@@ -80,6 +97,59 @@ export function desktopBridgeStandIn(options: DesktopBridgeStandInOptions): void
       const sender = options.sendBinding ? page[options.sendBinding] : undefined;
       if (typeof sender !== 'function') return { ok: false, error: 'The stand-in has no sender.' };
       return (sender as (r: unknown) => Promise<unknown>)(request);
+    },
+    startForwardFromThisComputer: async (input: { endpointId: string; targetUrl: string; signInCode: string }) => {
+      state.calls.push(['startForwardFromThisComputer', input]);
+      const bound = options.forwardBindings ? page[options.forwardBindings.start] : undefined;
+      if (typeof bound === 'function') {
+        save();
+        return (bound as (i: unknown) => Promise<unknown>)(input);
+      }
+      if (state.engine.kind === 'local')
+        return refuse('Forwarding from this computer is for a team server; this computer forwards by itself.');
+      let target: URL;
+      try {
+        target = new URL(input.targetUrl.trim());
+      } catch {
+        return refuse(`"${input.targetUrl}" is not an absolute URL; the desktop app sends only to this computer.`);
+      }
+      if (!['localhost', '127.0.0.1', '[::1]'].includes(target.hostname))
+        return refuse(
+          `The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); ${target.origin}/ is sent by the team server.`,
+        );
+      if (!input.signInCode) return refuse('signInCode must be a one-time sign-in code from POST /api/session/codes.');
+      state.forwards = state.forwards.filter((f) => f.endpointId !== input.endpointId);
+      state.forwards.push({
+        endpointId: input.endpointId,
+        targetUrl: target.href,
+        state: 'catching-up',
+        lastLine: null,
+      });
+      save();
+      return { ok: true };
+    },
+    stopForwardFromThisComputer: async (input: { endpointId: string }) => {
+      state.calls.push(['stopForwardFromThisComputer', input]);
+      const bound = options.forwardBindings ? page[options.forwardBindings.stop] : undefined;
+      if (typeof bound === 'function') {
+        save();
+        return (bound as (i: unknown) => Promise<unknown>)(input);
+      }
+      for (const f of state.forwards) if (f.endpointId === input.endpointId) f.state = 'stopped';
+      save();
+      return { ok: true };
+    },
+    forwardsFromThisComputer: async () => {
+      state.calls.push(['forwardsFromThisComputer']);
+      save();
+      const bound = options.forwardBindings ? page[options.forwardBindings.list] : undefined;
+      if (typeof bound === 'function') return (bound as () => Promise<unknown>)();
+      if (state.engine.kind === 'local')
+        return {
+          ok: false,
+          error: 'Forwarding from this computer is for a team server; this computer forwards by itself.',
+        };
+      return { ok: true, forwards: state.forwards };
     },
   };
 }

@@ -111,7 +111,20 @@ describe('the desktop main process under a stand-in Electron', () => {
         // The preload ran and put exactly the desktop bridge on the page.
         assert.deepEqual(
           events.filter((e) => e.ev === 'contextBridge.exposeInMainWorld').map((e) => [e.name, e.keys]),
-          [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer', 'sendFromThisComputer']]],
+          [
+            [
+              'hookscopeDesktop',
+              [
+                'engine',
+                'connectTeamServer',
+                'useThisComputer',
+                'sendFromThisComputer',
+                'startForwardFromThisComputer',
+                'stopForwardFromThisComputer',
+                'forwardsFromThisComputer',
+              ],
+            ],
+          ],
         );
         assert.equal(window.options.width, 1280);
         assert.equal(window.options.height, 820);
@@ -328,6 +341,7 @@ describe('the desktop main process under a stand-in Electron', () => {
       try {
         const teamUrl = new URL(team.engine.apiUrl).origin;
         const link = await team.engine.signInUrl();
+        const forward = { endpointId: 'ep_one', targetUrl: 'http://127.0.0.1:9/hooks', signInCode: 'abc' };
         const steps = [
           // Before any switch: a main frame of another origin, and an iframe, are refused.
           {
@@ -344,6 +358,15 @@ describe('the desktop main process under a stand-in Electron', () => {
           },
           { bridge: 'connectTeamServer', args: [{ url: teamUrl, signInLink: link }] },
           { bridge: 'engine' },
+          // Forwarding from this computer: for the team server shown, asked by its page only, its target checked.
+          {
+            invoke: BRIDGE_CHANNELS.startForwardFromThisComputer,
+            args: [forward],
+            from: { origin: '{local}' },
+          },
+          { bridge: 'forwardsFromThisComputer' },
+          { bridge: 'startForwardFromThisComputer', args: [{ ...forward, targetUrl: 'http://10.0.0.5/hooks' }] },
+          { bridge: 'stopForwardFromThisComputer', args: [{ endpointId: 'ep_one' }] },
           {
             probes: {
               links: ['/#/metrics', '/api/openapi.json', '{local}/#/metrics'],
@@ -358,6 +381,7 @@ describe('the desktop main process under a stand-in Electron', () => {
           { invoke: BRIDGE_CHANNELS.useThisComputer, from: { origin: '{local}' } },
           { bridge: 'useThisComputer' },
           { bridge: 'engine' },
+          { bridge: 'forwardsFromThisComputer' },
           { probes: { requests: [`${teamUrl}/assets/index.js`, '/assets/index.js'] } },
         ];
         const dataDir = await newDir();
@@ -402,12 +426,34 @@ describe('the desktop main process under a stand-in Electron', () => {
             { method: 'connectTeamServer', result: { ok: true } },
             { method: 'engine', result: { kind: 'team', url: teamUrl } },
             {
+              channel: BRIDGE_CHANNELS.startForwardFromThisComputer,
+              from: { origin: local },
+              error: `Refused: the calling page is on ${local}, not on the app's origin ${teamUrl}.`,
+            },
+            { method: 'forwardsFromThisComputer', result: { ok: true, forwards: [] } },
+            {
+              method: 'startForwardFromThisComputer',
+              result: {
+                ok: false,
+                error:
+                  'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://10.0.0.5/ is sent by the team server.',
+              },
+            },
+            { method: 'stopForwardFromThisComputer', result: { ok: true } },
+            {
               channel: BRIDGE_CHANNELS.useThisComputer,
               from: { origin: local },
               error: `Refused: the calling page is on ${local}, not on the app's origin ${teamUrl}.`,
             },
             { method: 'useThisComputer', result: null },
             { method: 'engine', result: { kind: 'local' } },
+            {
+              method: 'forwardsFromThisComputer',
+              result: {
+                ok: false,
+                error: 'Forwarding from this computer is for a team server; this computer forwards by itself.',
+              },
+            },
           ]);
 
           // The window loaded the team server's own sign-in link, whose code signs in there, then a fresh local one.
@@ -456,12 +502,14 @@ describe('the desktop main process under a stand-in Electron', () => {
             [
               ['warn', 'desktop', BRIDGE_CHANNELS.connectTeamServer],
               ['warn', 'desktop', BRIDGE_CHANNELS.engine],
+              ['warn', 'desktop', BRIDGE_CHANNELS.startForwardFromThisComputer],
               ['warn', 'desktop', BRIDGE_CHANNELS.useThisComputer],
             ],
           );
           assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
             notifyOnFailedDelivery: true,
             teamServer: null,
+            forwards: {},
           });
           app.child.kill('SIGTERM');
           assert.equal(await app.exited, 0, app.output());
@@ -675,6 +723,7 @@ describe('the desktop main process under a stand-in Electron', () => {
         assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
           notifyOnFailedDelivery: true,
           teamServer: { url: teamUrl },
+          forwards: {},
         });
         // The local engine, through the first page's sign-in code (the window never used it).
         const session = await fetch(`${app.apiUrl}/api/session`, {
@@ -708,6 +757,7 @@ describe('the desktop main process under a stand-in Electron', () => {
         assert.deepEqual(JSON.parse(await readFile(join(dataDir, 'desktop.json'), 'utf8')), {
           notifyOnFailedDelivery: true,
           teamServer: null,
+          forwards: {},
         });
         app.child.kill('SIGTERM');
         assert.equal(await app.exited, 0, app.output());

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.ts';
 import { createDeliveryListStore } from './delivery-list-store.ts';
 import { createDesktopStore, type DesktopBridge } from './desktop-store.ts';
 import { createEndpointsStore } from './endpoints-store.ts';
+import { createForwardFromComputerStore } from './forward-from-computer-store.ts';
 import { createLiveStore } from './live-store.ts';
 import { createMetricsStore } from './metrics-store.ts';
 import { createNoticesStore } from './notices-store.ts';
@@ -58,6 +59,7 @@ export function createAppStores(
     exports: createExportStore(client, report),
     settings: createSettingsStore(client, report),
     desktop: desktopStore,
+    forwardFromComputer: createForwardFromComputerStore(client, desktop, report),
   };
 }
 

@@ -66,6 +66,9 @@ describe('the desktop store', () => {
       connectTeamServer: refused,
       useThisComputer: refused,
       sendFromThisComputer: refused,
+      startForwardFromThisComputer: refused,
+      stopForwardFromThisComputer: refused,
+      forwardsFromThisComputer: refused,
     };
     const notices = createNoticesStore();
     const store = createDesktopStore(bridge, notices.getState());

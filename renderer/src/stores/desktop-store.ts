@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { RequestBody } from '../api/client.ts';
+import type { ForwardFromComputer } from './forward-from-computer-store.ts';
 import type { NoticesState } from './notices-store.ts';
 
 /** The engine the desktop window shows: this computer's, or a team server's (its UI at its own origin). */
@@ -19,6 +20,19 @@ export interface DesktopBridge {
    * process takes loopback targets only (electron/local-send.ts) and answers what came back, or why it sent nothing.
    */
   sendFromThisComputer(request: LocalRequest): Promise<LocalSendAnswer>;
+  /**
+   * Forwards an endpoint's deliveries of the team server shown to `targetUrl` on this computer from the main
+   * process (electron/forward-manager.ts), which trades `signInCode` (this page's `POST /api/session/codes`)
+   * for a token of its own.
+   */
+  startForwardFromThisComputer(input: {
+    endpointId: string;
+    targetUrl: string;
+    signInCode: string;
+  }): Promise<{ ok: true } | { ok: false; error: string }>;
+  stopForwardFromThisComputer(input: { endpointId: string }): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** The forwards of the team server shown; refused (ok: false) when this computer is shown. */
+  forwardsFromThisComputer(): Promise<{ ok: true; forwards: ForwardFromComputer[] } | { ok: false; error: string }>;
 }
 
 /** A request for `sendFromThisComputer` (electron/local-send.ts `LocalRequest`). */

@@ -13,6 +13,8 @@ function harness(options: { initial?: EngineChoice; notHookscope?: string; unloa
   const saves: EngineChoice[] = [];
   const checked: string[] = [];
   const sent: SendInput[] = [];
+  // The forward manager's calls, as the bridge makes them (the manager itself: forward-manager.test.ts).
+  const forwardCalls: unknown[][] = [];
   let code = 0;
   const engineSwitch = new EngineSwitch(options.initial ?? { kind: 'local' }, LOCAL);
   const deps: DesktopBridgeDeps = {
@@ -40,8 +42,25 @@ function harness(options: { initial?: EngineChoice; notHookscope?: string; unloa
         error: null,
       };
     },
+    forwards: {
+      show: async (choice) => {
+        forwardCalls.push(['show', choice, loads.length]);
+      },
+      start: async (team, input) => {
+        forwardCalls.push(['start', team, input]);
+        return { ok: true };
+      },
+      stop: async (team, input) => {
+        forwardCalls.push(['stop', team, input]);
+        return { ok: true };
+      },
+      list: (team) => {
+        forwardCalls.push(['list', team]);
+        return { ok: true, value: [] };
+      },
+    },
   };
-  return { bridge: desktopBridge(deps), engineSwitch, loads, saves, checked, sent };
+  return { bridge: desktopBridge(deps), engineSwitch, loads, saves, checked, sent, forwardCalls };
 }
 
 describe('the desktop bridge', () => {
@@ -161,5 +180,40 @@ describe('the desktop bridge', () => {
     });
     assert.equal(h.sent.length, 1, 'nothing more was sent');
     assert.deepEqual([h.loads, h.saves], [[], []], 'sending changes no engine choice');
+  });
+
+  test('forward from this computer: asked of the manager for the team server shown; refused on this computer', async () => {
+    const h = harness();
+    const refusal = {
+      ok: false,
+      error: 'Forwarding from this computer is for a team server; this computer forwards by itself.',
+    };
+    const input = { endpointId: 'ep_one', targetUrl: 'http://localhost:3000/', signInCode: 'abc' };
+    assert.deepEqual(await h.bridge.startForwardFromThisComputer(input), refusal);
+    assert.deepEqual(await h.bridge.stopForwardFromThisComputer({ endpointId: 'ep_one' }), refusal);
+    assert.deepEqual(h.bridge.forwardsFromThisComputer(), refusal);
+    assert.deepEqual(h.forwardCalls, []);
+
+    // Connecting tells the manager before the page loads (its first question is answered); the way back stops them.
+    await h.bridge.connectTeamServer({ url: TEAM, signInLink: 'abc' });
+    assert.deepEqual(await h.bridge.startForwardFromThisComputer(input), { ok: true });
+    assert.deepEqual(await h.bridge.stopForwardFromThisComputer({ endpointId: 'ep_one' }), { ok: true });
+    assert.deepEqual(h.bridge.forwardsFromThisComputer(), { ok: true, forwards: [] });
+    await h.bridge.useThisComputer();
+    assert.deepEqual(h.forwardCalls, [
+      ['show', { kind: 'team', url: TEAM }, 0],
+      ['start', TEAM, input],
+      ['stop', TEAM, { endpointId: 'ep_one' }],
+      ['list', TEAM],
+      ['show', { kind: 'local' }, 1],
+    ]);
+
+    // A team server that does not load: the manager is told the engine shown before.
+    const failed = harness({ unloadable: TEAM });
+    await failed.bridge.connectTeamServer({ url: TEAM, signInLink: 'abc' });
+    assert.deepEqual(failed.forwardCalls, [
+      ['show', { kind: 'team', url: TEAM }, 0],
+      ['show', { kind: 'local' }, 0],
+    ]);
   });
 });

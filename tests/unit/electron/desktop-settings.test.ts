@@ -15,22 +15,24 @@ const newDir = tempDirs('hookscope-desktop-settings-');
 
 describe("the desktop app's settings", () => {
   test('failed-delivery notifications are on unless switched off', async () => {
-    assert.deepEqual(parseDesktopSettings(undefined), { notifyOnFailedDelivery: true, teamServer: null });
+    assert.deepEqual(parseDesktopSettings(undefined), { notifyOnFailedDelivery: true, teamServer: null, forwards: {} });
     assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: 'no' }), {
       notifyOnFailedDelivery: true,
       teamServer: null,
+      forwards: {},
     });
     assert.deepEqual(parseDesktopSettings({ notifyOnFailedDelivery: false }), {
       notifyOnFailedDelivery: false,
       teamServer: null,
+      forwards: {},
     });
     const dir = await newDir();
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null });
-    await writeDesktopSettings(dir, { notifyOnFailedDelivery: false, teamServer: null });
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: false, teamServer: null });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null, forwards: {} });
+    await writeDesktopSettings(dir, { notifyOnFailedDelivery: false, teamServer: null, forwards: {} });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: false, teamServer: null, forwards: {} });
     if (process.platform !== 'win32') assert.equal((await stat(join(dir, DESKTOP_SETTINGS_FILE))).mode & 0o777, 0o600);
     await writeFile(join(dir, DESKTOP_SETTINGS_FILE), 'not json');
-    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null });
+    assert.deepEqual(await readDesktopSettings(dir), { notifyOnFailedDelivery: true, teamServer: null, forwards: {} });
   });
 
   test('the team server shown is kept, normalised; a missing, malformed or refused one means "This computer"', async () => {
@@ -40,11 +42,50 @@ describe("the desktop app's settings", () => {
     for (const refused of [null, 'https://hooks.example.com', { url: 7 }, { url: 'http://hooks.example.com' }, {}])
       assert.equal(team(refused), null, JSON.stringify(refused));
     const dir = await newDir();
-    await writeDesktopSettings(dir, { notifyOnFailedDelivery: true, teamServer: { url: 'https://hooks.example.com' } });
+    await writeDesktopSettings(dir, {
+      notifyOnFailedDelivery: true,
+      teamServer: { url: 'https://hooks.example.com' },
+      forwards: {},
+    });
     assert.deepEqual(await readDesktopSettings(dir), {
       notifyOnFailedDelivery: true,
       teamServer: { url: 'https://hooks.example.com' },
+      forwards: {},
     });
+  });
+
+  test('forwards from this computer are kept per team server; a malformed choice or server is left out', async () => {
+    const good = { endpointId: 'ep_abc123', targetUrl: 'http://localhost:3000/hooks', on: true };
+    const forwards = (raw: unknown): unknown => parseDesktopSettings({ forwards: raw }).forwards;
+    assert.deepEqual(
+      forwards({
+        'https://hooks.example.com': [
+          good,
+          { endpointId: 'ep_off', targetUrl: 'http://127.0.0.1:4000', on: false },
+          // Each refused: a target off this computer, an id of no endpoint, no on/off, not an object.
+          { endpointId: 'ep_lan', targetUrl: 'http://10.0.0.5/hooks', on: true },
+          { endpointId: 'EP 1', targetUrl: 'http://localhost:3000', on: true },
+          { endpointId: 'ep_x', targetUrl: 'http://localhost:3000' },
+          'ep_y',
+        ],
+        // A server the team server check refuses, one not in its normal form, choices that are not a list.
+        'http://hooks.example.com': [good],
+        'https://hooks.example.com/': [good],
+        'https://other.example.com': 'on',
+      }),
+      {
+        'https://hooks.example.com': [good, { endpointId: 'ep_off', targetUrl: 'http://127.0.0.1:4000/', on: false }],
+      },
+    );
+    for (const raw of [null, 'x', [good], 7]) assert.deepEqual(forwards(raw), {}, JSON.stringify(raw));
+    const dir = await newDir();
+    const settings = {
+      notifyOnFailedDelivery: true,
+      teamServer: null,
+      forwards: { 'https://hooks.example.com': [good] },
+    };
+    await writeDesktopSettings(dir, settings);
+    assert.deepEqual(await readDesktopSettings(dir), settings);
   });
 
   test("the tunnel is on in the desktop app unless config.json's tunnel.enabled says otherwise", () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  builtRequestRefusal,
   MAX_LOCAL_BODY_BYTES,
   parseLocalRequest,
   sendFromThisComputer,
@@ -179,4 +180,36 @@ test('the target failing is a result (like a replay the engine sent); a refused 
       'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://localhost.evil.com/ is sent by the team server.',
   });
   assert.equal(calls, 0);
+});
+
+test("a forward's request (built by the team server, body as large as a delivery's): the target and headers checked as a replay's", () => {
+  const big = Buffer.alloc(MAX_LOCAL_BODY_BYTES + 1, 'a');
+  const input = (url: string, headers: [string, string][], body = big): SendInput => ({
+    url: new URL(url),
+    method: 'POST',
+    headers,
+    body,
+    timeoutMs: 1000,
+  });
+  const host: [string, string] = ['Host', 'localhost:3000'];
+  assert.equal(
+    builtRequestRefusal(input('http://localhost:3000/hooks/a?x=1', [host, ['Content-Length', String(big.length)]])),
+    null,
+  );
+  assert.equal(
+    builtRequestRefusal(input('http://10.0.0.5:3000/hooks', [])),
+    'The desktop app sends only to this computer (localhost, 127.0.0.1 or [::1]); http://10.0.0.5:3000/ is sent by the team server.',
+  );
+  assert.equal(
+    builtRequestRefusal(input('http://localhost:3000/hooks', [['Host', 'intranet.example.com']])),
+    'The Host header must name the target (localhost:3000), not intranet.example.com.',
+  );
+  assert.equal(
+    builtRequestRefusal(input('http://localhost:3000/hooks', [host, ['Content-Length', '5']])),
+    `Content-Length must be the body's size (${big.length} bytes).`,
+  );
+  assert.equal(
+    builtRequestRefusal(input('http://localhost:3000/hooks', [host, ['Transfer-Encoding', 'chunked']])),
+    "The header Transfer-Encoding is the connection's; the desktop app does not send it.",
+  );
 });

@@ -36,11 +36,24 @@ async function runPreload(): Promise<{
   return { exposed, invoked };
 }
 
-test('the preload exposes one object, window.hookscopeDesktop, with exactly four calls, each one invoke on its channel', async () => {
+test('the preload exposes one object, window.hookscopeDesktop, with exactly seven calls, each one invoke on its channel', async () => {
   const { exposed, invoked } = await runPreload();
   assert.deepEqual(
     exposed.map(([name, api]) => [name, Object.keys(api)]),
-    [['hookscopeDesktop', ['engine', 'connectTeamServer', 'useThisComputer', 'sendFromThisComputer']]],
+    [
+      [
+        'hookscopeDesktop',
+        [
+          'engine',
+          'connectTeamServer',
+          'useThisComputer',
+          'sendFromThisComputer',
+          'startForwardFromThisComputer',
+          'stopForwardFromThisComputer',
+          'forwardsFromThisComputer',
+        ],
+      ],
+    ],
   );
   const api = exposed[0]![1];
   await api.engine!('ignored');
@@ -56,10 +69,17 @@ test('the preload exposes one object, window.hookscopeDesktop, with exactly four
     timeoutMs: 1000,
   };
   await api.sendFromThisComputer!({ ...request, extra: { evil: true } });
+  const forward = { endpointId: 'ep_one', targetUrl: 'http://localhost:3000/', signInCode: 'abc' };
+  await api.startForwardFromThisComputer!({ ...forward, extra: { evil: true } });
+  await api.stopForwardFromThisComputer!({ endpointId: 'ep_one', extra: { evil: true } });
+  await api.forwardsFromThisComputer!('ignored');
   assert.deepEqual(invoked, [
     [BRIDGE_CHANNELS.engine],
     [BRIDGE_CHANNELS.connectTeamServer, { url: 'https://hooks.example.com', signInLink: 'abc' }],
     [BRIDGE_CHANNELS.useThisComputer],
     [BRIDGE_CHANNELS.sendFromThisComputer, request],
+    [BRIDGE_CHANNELS.startForwardFromThisComputer, forward],
+    [BRIDGE_CHANNELS.stopForwardFromThisComputer, { endpointId: 'ep_one' }],
+    [BRIDGE_CHANNELS.forwardsFromThisComputer],
   ]);
 });

@@ -4,6 +4,7 @@ import { useSlice, useStores } from '../../stores/app-stores.ts';
 import { CopyButton } from '../shared/copy-button.tsx';
 import { engineControl, useEngineStopped } from '../shared/engine-gate.ts';
 import { EndpointSettings } from './endpoint-settings.tsx';
+import { ForwardFromComputer } from './forward-from-computer.tsx';
 import { NewEndpointDialog } from './new-endpoint-dialog.tsx';
 
 export function EndpointsPane() {
@@ -91,6 +92,7 @@ export function EndpointsPane() {
             </button>
           </div>
           <EndpointSettings key={selected.id} endpoint={selected} />
+          <ForwardFromComputer key={`forward-${selected.id}`} endpointId={selected.id} />
           <h3>Try it</h3>
           <code className="curl">{`curl -X POST ${selected.url} -H 'content-type: application/json' -d '{"hello":"world"}'`}</code>
         </section>

@@ -190,6 +190,9 @@ describe('the replay panel', () => {
         bridged.push(request);
         return (await desktopSend(request)) as Awaited<ReturnType<DesktopBridge['sendFromThisComputer']>>;
       },
+      startForwardFromThisComputer: async () => ({ ok: true }),
+      stopForwardFromThisComputer: async () => ({ ok: true }),
+      forwardsFromThisComputer: async () => ({ ok: true, forwards: [] }),
     });
     const hint = 'Sent from this computer: the team server cannot reach it.';
     const stores = createAppStores(client, memoryStorage(), desktopApp({ kind: 'team', url: engine.apiUrl }));
