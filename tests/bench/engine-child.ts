@@ -3,8 +3,10 @@
 // resident memory, and its event-loop delay (perf_hooks) while a checkpoint runs.
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { accountIdFor, LOCAL_ACCOUNT } from '../../server/auth/account-id.ts';
 import { DEFAULT_CONFIG, type EngineConfig } from '../../server/config/config.ts';
 import { startEngine } from '../../server/engine/engine.ts';
+import { systemClock, type Clock } from '../../server/support/clock.ts';
 import { answerParent, childInput } from './bench-child.ts';
 
 export interface EngineChildInput {
@@ -17,6 +19,11 @@ export interface EngineChildInput {
   endpoint?: { validationType: string; webhookSecret: string };
   /** `serve --database`: the engine on this PostgreSQL database instead of its data directory's store. */
   databaseUrl?: string;
+  /**
+   * Seeding: the engine's clock starts `spanMs` ago and reaches now as `deliveries` logs are
+   * stored, so deliveries sent in a minute are stamped over that span as a month of traffic is.
+   */
+  spreadClock?: { spanMs: number; deliveries: number };
 }
 
 export interface EngineChildReady {
@@ -45,6 +52,13 @@ export interface MemoryMeasure {
 }
 
 const input = childInput<EngineChildInput>();
+const spread = input.spreadClock;
+/** Logs stored so far (counted by their log.created events), for the spread clock. */
+let stored = 0;
+const spreadFrom = Date.now() - (spread?.spanMs ?? 0);
+const clock: Clock = spread
+  ? { now: () => spreadFrom + Math.floor(spread.spanMs * Math.min(1, stored / spread.deliveries)) }
+  : systemClock;
 const config: EngineConfig = {
   ...DEFAULT_CONFIG,
   dataDir: input.dataDir,
@@ -52,7 +66,12 @@ const config: EngineConfig = {
   receiverPort: 0,
   databaseUrl: input.databaseUrl ?? null,
   retention: { ...DEFAULT_CONFIG.retention, maxLogsPerAccount: input.maxLogsPerAccount },
-  durability: { ...DEFAULT_CONFIG.durability, sync: input.sync },
+  durability: {
+    ...DEFAULT_CONFIG.durability,
+    sync: input.sync,
+    // The spread clock passes the checkpoint interval every few deliveries; the journal's size still starts them.
+    ...(spread ? { checkpointIntervalMs: 2 * spread.spanMs } : {}),
+  },
   // Off on purpose: the benchmark measures ingest well above the default
   // 1000/s per endpoint, which would otherwise answer most of its load with 429.
   receiver: { ...DEFAULT_CONFIG.receiver, rateLimit: { perSecond: 0, burst: 1 } },
@@ -67,9 +86,11 @@ const sampler = setInterval(() => {
 sampler.unref();
 
 const t0 = performance.now();
-const engine = await startEngine(config);
+const engine = await startEngine(config, { clock });
 const startEngineMs = performance.now() - t0;
-const token = await engine.issueToken();
+if (spread) engine.events.subscribe(accountIdFor(LOCAL_ACCOUNT), (e) => void (e.type === 'log.created' && stored++));
+// Issued at the spread clock's start: valid past its end.
+const token = await engine.issueToken(undefined, spread ? 2 * spread.spanMs + DEFAULT_CONFIG.tokenTtlMs : undefined);
 
 const endpointIds: string[] = [];
 for (let i = 0; i < input.createEndpoints; i++) {

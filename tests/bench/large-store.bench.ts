@@ -32,7 +32,6 @@ export interface CheckpointUnderLoad {
 
 export interface LargeStoreResult extends StoreCosts {
   options: LargeStoreOptions;
-  checkpointIdle: CheckpointMeasure;
   steady: CheckpointUnderLoad;
   /** The goal's burst: retention holds the store at `logs` (the oldest are evicted). */
   burst: CheckpointUnderLoad;
@@ -69,9 +68,6 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
   try {
     const { costs, child, endpointIds } = await measureStoreCosts(dataDir, o.logs, o, log, { metricsRepo: true });
     try {
-      log('large store: checkpoint while idle');
-      const checkpointIdle = await child.call<CheckpointMeasure>('checkpoint');
-      await child.call<MemoryMeasure>('memory'); // the next peak is the loaded checkpoint's own
       const url = `${child.ready.receiverUrl}/webhook/${endpointIds[0]}`;
       log(`large store: checkpoint at a steady ${o.steadyRate} deliveries/s`);
       const steady = await checkpointUnderLoad(
@@ -115,7 +111,7 @@ export async function benchLargeStore(o: LargeStoreOptions, log: (line: string) 
       ).data.total;
       log(`  ${storedAfterGrowing} logs stored after it`);
 
-      return { ...costs, options: o, checkpointIdle, steady, burst, growingBurst, storedAfterGrowing };
+      return { ...costs, options: o, steady, burst, growingBurst, storedAfterGrowing };
     } finally {
       // Killed, not stopped: after the burst a clean stop would wait for the worker's whole backlog.
       await child.kill();

@@ -1,5 +1,5 @@
 // Fills a store the way users do: deliveries through the receiver over HTTP (autocannon),
-// for a backend whose store the benchmark cannot write directly (PostgreSQL behind `serve --database`).
+// for both backends (the seeded sql.js stores and PostgreSQL behind `serve --database`).
 import { createHmac } from 'node:crypto';
 import autocannon from 'autocannon';
 import { settledRun } from './load.ts';
@@ -24,16 +24,38 @@ export interface HttpSeedResult {
   timeouts: number;
 }
 
-/** Every 7th delivery carries a wrong signature, so it is stored as failed verification. */
+/** 1 delivery in 7 carries a wrong signature, so it is stored as failed verification... */
 export const SEED_FAILED_EVERY = 7;
+/** ...but none of those sent to the fifth endpoint: a failed filter there matches nothing, the worst case for its index. */
+export const CLEAN_ENDPOINT = 4;
+
+/**
+ * Whether delivery `n` fails: of every 35 (five endpoints round-robin, seven residues), the 4 with
+ * n % 7 = 0 not sent to CLEAN_ENDPOINT, and n % 35 = 15 (first endpoint) instead of the fifth's: 5 in 35.
+ */
+export function seedFails(n: number): boolean {
+  return (n % SEED_FAILED_EVERY === 0 && n % 5 !== CLEAN_ENDPOINT) || n % 35 === 15;
+}
+
+/** The GitHub event each delivery names (X-GitHub-Event), 1 in 8 each; the list's eventType filter aims at them. */
+export const GITHUB_EVENTS = [
+  'push',
+  'pull_request',
+  'issues',
+  'issue_comment',
+  'workflow_run',
+  'check_run',
+  'release',
+  'star',
+];
 
 const signature = (secret: string, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
- * Delivery `j` (in the order autocannon sends them) carries seedBody(j): the search terms
- * of seed-logs.ts match the same share of logs as in the seeded sql.js stores (20 in
- * 100,000 for the rare one, 1 in 8 for the common one, none for the absent one).
+ * Delivery `j` (in the order autocannon sends them) carries seedBody(j): unique, about 1 KB, 1 in
+ * 100 of 64-256 KB; the search terms of seed-logs.ts match 20 in 100,000 logs for the rare one, 1
+ * in 8 for the common one, none for the absent one. Five endpoints or more: CLEAN_ENDPOINT is the fifth.
  */
 export async function seedThroughReceiver(o: HttpSeedOptions): Promise<HttpSeedResult> {
   if (!o.receiverUrl.startsWith('http://127.0.0.1:')) throw new Error(`benchmarks send to loopback only`);
@@ -58,8 +80,8 @@ export async function seedThroughReceiver(o: HttpSeedOptions): Promise<HttpSeedR
             path: `/webhook/${o.endpointIds[n % o.endpointIds.length]}`,
             headers: {
               'content-type': 'application/json',
-              'x-github-event': 'invoice',
-              'x-hub-signature-256': n % SEED_FAILED_EVERY === 0 ? wrong : signature(o.secret, body),
+              'x-github-event': GITHUB_EVENTS[n % GITHUB_EVENTS.length]!,
+              'x-hub-signature-256': seedFails(n) ? wrong : signature(o.secret, body),
             },
             body,
           };

@@ -30,7 +30,42 @@ const EVENT_TYPES = [
   'checkout.session.completed',
 ];
 const REASONS = ['missing_header', 'no_matching_signature', 'timestamp_outside_tolerance'];
-const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
+// Words for the bodies' free text, picked per log by a PRNG: bodies differ all through, as real
+// ones do, instead of repeating one filler (which gave every body the same few trigrams, so
+// the search index's rows were fewer and emptier than real traffic's). None holds a search term.
+const WORDS = (
+  'account amount balance card charge checkout coupon credit customer debit delivery discount dispute ' +
+  'email invoice item line method note order owner payment payout plan price product quantity receipt ' +
+  'refund renewal shipping source status subscription tax total transfer trial usage wallet address ' +
+  'billing city country currency period postal region session state street summary tier unit value'
+).split(' ');
+/** 1 in LARGE_EVERY bodies is large: LARGE_MIN to LARGE_MIN + LARGE_SPAN bytes (64 KB to 256 KB). */
+export const LARGE_EVERY = 100;
+const LARGE_MIN = 64 * 1024;
+const LARGE_SPAN = 192 * 1024;
+
+/** mulberry32: a small seeded PRNG, so body j is the same in every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `bytes` of words (and a number now and then), different for every seed. */
+function freeText(seed: number, bytes: number): string {
+  const next = prng(seed);
+  const parts: string[] = [];
+  for (let n = 0; n < bytes;) {
+    const w = next() < 0.15 ? String(Math.floor(next() * 100_000)) : WORDS[Math.floor(next() * WORDS.length)]!;
+    parts.push(w);
+    n += w.length + 1;
+  }
+  return parts.join(' ').slice(0, bytes);
+}
 
 /** What each seeded log's body says, so searches can be aimed at a known number of logs. */
 export const SEARCH_TERMS = {
@@ -42,12 +77,26 @@ export const SEARCH_TERMS = {
   absent: 'no-such-text-anywhere',
 } as const;
 
-export function seedBody(j: number, createdSec: number): string {
+/**
+ * Body j: a Stripe-like event of 512-1535 bytes of JSON, or with `large`, 1 in LARGE_EVERY one of
+ * 64-256 KB (its object carries line items); unique (its ids, amounts and words come from j).
+ */
+export function seedBody(j: number, createdSec: number, o: { large: boolean } = { large: true }): string {
   const head = `{"id":"evt_${j}","type":"${EVENT_TYPES[j % 8]}","created":${createdSec},"data":{"object":{"id":"ch_${j.toString(36)}","customer":"cus_${j % 5000}","amount":${(j * 37) % 100_000},"currency":"usd","description":"`;
-  const tail = '"}}}';
-  const target = 512 + ((j * 7919) % 1024);
-  const room = Math.max(0, target - head.length - tail.length);
-  return head + FILLER.repeat(Math.ceil(room / FILLER.length)).slice(0, room) + tail;
+  const large = o.large && j % LARGE_EVERY === LARGE_EVERY / 2;
+  const target = large ? LARGE_MIN + ((j * 7919) % LARGE_SPAN) : 512 + ((j * 7919) % 1024);
+  if (!large) {
+    const tail = '"}}}';
+    return head + freeText(j, Math.max(0, target - head.length - tail.length)) + tail;
+  }
+  const items: string[] = [];
+  let bytes = head.length + 40;
+  for (let k = 0; bytes < target; k++) {
+    const item = `{"id":"li_${j.toString(36)}_${k}","quantity":${(j + k) % 9},"description":"${freeText(j * 1000 + k, 120)}"}`;
+    items.push(item);
+    bytes += item.length + 1;
+  }
+  return `${head}${freeText(j, 80)}","lines":[${items.join(',')}]}}}`;
 }
 
 /** The capture of seeded log `j`: a Stripe-like event (1 in 7 failed verification). */
@@ -57,7 +106,10 @@ export function seededLog(
 ): NewLog {
   const { receivedAt } = o;
   const failed = j % 7 === 0;
-  const body = o.withBodies ? Buffer.from(seedBody(j, Math.floor(receivedAt / 1000))) : Buffer.alloc(0);
+  // About 1 KB each: the insert benchmark (log-insert.bench.ts) weighs a typical delivery.
+  const body = o.withBodies
+    ? Buffer.from(seedBody(j, Math.floor(receivedAt / 1000), { large: false }))
+    : Buffer.alloc(0);
   const size = o.withBodies ? body.length : 200 + ((j * 7919) % 4000);
   const rawHeaders: [string, string][] = [
     ['host', '127.0.0.1:4681'],
