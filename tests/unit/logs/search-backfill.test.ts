@@ -12,7 +12,7 @@ import { sqljsBackend } from '../../../server/storage/sqljs/sqljs-backend.ts';
 import {
   DEFAULT_INDEX_PACING,
   SearchBackfill,
-  UNINDEXED_BELOW,
+  UNINDEXED_ABOVE,
   type IndexPacing,
   type Sleep,
 } from '../../../server/storage/sqljs/search-backfill.ts';
@@ -294,13 +294,41 @@ describe('search index written in the background', () => {
     }
   });
 
+  test('a backlog is indexed oldest first, in batches, so its rows are appended in key order', async () => {
+    const store = await open(await tempDir());
+    const bodies = storedBodies(store);
+    const read: number[][] = [];
+    const reader = async (seqs: readonly number[]) => {
+      read.push([...seqs]);
+      return bodies(seqs);
+    };
+    const indexer = new SearchBackfill(store, reader, (e) => assert.fail(String(e)));
+    const repo = new SqljsLogsRepository(store, ROOMY);
+    try {
+      for (let i = 0; i < LOGS; i++) await repo.insert(`log_${i}`, delivery(`{"n":${i}}`), 'applied');
+      indexer.start();
+      await indexer.idle();
+      assert.ok(read.length >= 3, `${read.length} batches`);
+      const order = read.flat();
+      assert.equal(order.length, LOGS);
+      assert.deepEqual(
+        order,
+        [...order].sort((a, b) => a - b),
+      );
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: LOGS });
+    } finally {
+      await indexer.stop();
+      await store.close();
+    }
+  });
+
   test('the indexer finds the rows to index through the index of those rows alone, never by reading the table', async () => {
     const store = await open(await tempDir());
     try {
-      const plan = await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${UNINDEXED_BELOW}`, [1]);
+      const plan = await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${UNINDEXED_ABOVE}`, [1]);
       assert.deepEqual(
         plan.map((p) => p.detail),
-        ['SEARCH s USING COVERING INDEX log_search_unindexed (key<?)', 'SEARCH l USING INTEGER PRIMARY KEY (rowid=?)'],
+        ['SEARCH s USING COVERING INDEX log_search_unindexed (key>?)', 'SEARCH l USING INTEGER PRIMARY KEY (rowid=?)'],
       );
     } finally {
       await store.close();
