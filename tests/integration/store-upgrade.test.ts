@@ -38,6 +38,7 @@ const TODAY = [
   ['logs', 8],
   ['logs', 9],
   ['logs', 10],
+  ['logs', 11],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
