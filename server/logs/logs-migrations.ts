@@ -211,6 +211,32 @@ export const logsMigrations: Migration[] = [
     sql: `CREATE INDEX logs_by_event_type ON logs (account_id, event_type, seq, status, endpoint_id);
           CREATE INDEX logs_by_endpoint_status ON logs (account_id, endpoint_id, status, seq);`,
   },
+  {
+    // The list's total for the account alone or with a status, read from the account's counts
+    // row instead of counted (LogsRepository.page): a COUNT(*) steps over every matching index
+    // entry, 85,000-100,000 of them for the unfiltered list or `status=success` at 100,000 logs
+    // (6-15 ms). Failed logs are counted apart, like the pinned ones; the insert trigger upserts,
+    // so it is right whichever of the insert triggers runs first.
+    number: 12,
+    name: 'log_stats_failed',
+    sql: `ALTER TABLE log_stats ADD COLUMN failed_count INTEGER NOT NULL DEFAULT 0;
+          UPDATE log_stats SET failed_count =
+            (SELECT COUNT(*) FROM logs WHERE logs.account_id = log_stats.account_id AND status = 'failed');
+          CREATE TRIGGER logs_failed_counted AFTER INSERT ON logs WHEN NEW.status = 'failed' BEGIN
+            INSERT INTO log_stats (account_id, count, bytes, failed_count) VALUES (NEW.account_id, 0, 0, 1)
+              ON CONFLICT (account_id) DO UPDATE SET failed_count = failed_count + 1;
+          END;
+          CREATE TRIGGER logs_failed_uncounted AFTER DELETE ON logs WHEN OLD.status = 'failed' BEGIN
+            UPDATE log_stats SET failed_count = failed_count - 1 WHERE account_id = OLD.account_id;
+          END;
+          -- Nothing updates these columns today (only pinned changes); should anything do so, the count follows.
+          CREATE TRIGGER logs_failed_recounted AFTER UPDATE OF account_id, status ON logs
+            WHEN (OLD.status = 'failed') <> (NEW.status = 'failed') OR OLD.account_id <> NEW.account_id BEGIN
+            UPDATE log_stats SET failed_count = failed_count - 1 WHERE account_id = OLD.account_id AND OLD.status = 'failed';
+            INSERT INTO log_stats (account_id, count, bytes, failed_count) SELECT NEW.account_id, 0, 0, 1
+              WHERE NEW.status = 'failed' ON CONFLICT (account_id) DO UPDATE SET failed_count = failed_count + 1;
+          END;`,
+  },
 ];
 
 // log_hourly's trigger statements (the logs_hourly migration), for a row `r` (NEW or OLD). Function

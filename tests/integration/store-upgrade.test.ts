@@ -39,6 +39,7 @@ const TODAY = [
   ['logs', 9],
   ['logs', 10],
   ['logs', 11],
+  ['logs', 12],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

@@ -1,6 +1,6 @@
 import type { LogCursorQuery, LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
 import type { LogsRepository, RetentionPolicy, StoredLog, StoredLogWithAnswer } from '../../logs/logs-repository.ts';
-import type { SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../../store/store-types.ts';
+import type { ReadQuery, SqlValue, Store, WriteAck, WriteOp, WriteReceipt } from '../../store/store-types.ts';
 import {
   answerFromRow,
   CustomAnswerKeys,
@@ -113,7 +113,11 @@ export class SqljsLogsRepository implements LogsRepository {
         sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
         params: [...filter.params, q.limit, q.offset],
       },
-      { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`, params: filter.params, one: true },
+      accountTotal(accountId, q) ?? {
+        sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`,
+        params: filter.params,
+        one: true as const,
+      },
     ]);
     return { rows: (rows as unknown as LogRow[]).map(logFromRow), total: Number(count?.n ?? 0) };
   }
@@ -239,6 +243,21 @@ export class SqljsLogsRepository implements LogsRepository {
     const params = [accountId, endpointId];
     await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
   }
+}
+
+/**
+ * The total of a page filtered by the account alone or with a status, from the account's counts
+ * row (kept by triggers: the log_stats_failed migration), so it is read, not counted; undefined
+ * for any other filter.
+ */
+function accountTotal(accountId: string, q: LogQuery): (ReadQuery & { one: true }) | undefined {
+  if (q.endpointId || q.eventType !== undefined || q.pinned !== undefined) return undefined;
+  const n = !q.status ? 'count' : q.status === 'failed' ? 'failed_count' : 'count - failed_count';
+  return {
+    sql: `SELECT COALESCE((SELECT ${n} FROM log_stats WHERE account_id = ?), 0) AS n`,
+    params: [accountId],
+    one: true,
+  };
 }
 
 /** The account and the list filters other than search, over `logs l`. */

@@ -67,6 +67,16 @@ describe('list filters on sql.js', () => {
     assert.equal(count, `SEARCH l USING COVERING INDEX logs_by_endpoint_status ${exact}`);
   });
 
+  test("the total of the account's logs, alone or by status, is read from its counts row, not counted", async () => {
+    for (const filters of [{}, { status: 'failed' as const }, { status: 'success' as const }]) {
+      const { count } = await plans(filters);
+      assert.match(
+        count,
+        /^SCAN CONSTANT ROW; SCALAR SUBQUERY \d+; SEARCH log_stats USING INDEX sqlite_autoindex_log_stats_1 \(account_id=\?\)$/,
+      );
+    }
+  });
+
   test("an endpoint's count reads that endpoint's entries alone, its page the endpoint's index in order", async () => {
     const { page, count } = await plans({ endpointId: 'ep_1' });
     assert.equal(page, 'SEARCH l USING INDEX logs_by_endpoint (endpoint_id=?)');
