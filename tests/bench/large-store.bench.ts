@@ -7,7 +7,8 @@ import { makeTempDir } from '../helpers/temp-dir.ts';
 import type { ChildHandle } from './bench-child.ts';
 import type { CheckpointMeasure, EngineChildReady, LoopDelay, MemoryMeasure } from './engine-child.ts';
 import { postLoad, webhookBody, type LoadResult } from './load.ts';
-import { SEEDED_MAX_LOGS } from './seeded-store.ts';
+import { githubSignature } from './seed-http.ts';
+import { SEED_SECRET, SEEDED_MAX_LOGS } from './seeded-store.ts';
 import { measureStoreCosts, type StoreCostOptions, type StoreCosts } from './store-costs.ts';
 import { apiGet, apiPatch } from './timing.ts';
 
@@ -58,7 +59,10 @@ async function checkpointUnderLoad(
     const checkpoint = await child.call<CheckpointMeasure>('checkpoint', watchMs, watchMs + 30_000);
     return { loopBefore, checkpoint };
   })();
-  const loading = postLoad(url, { ...load, body: webhookBody(1024), stopWhen: measured.then(() => sleep(1_000)) });
+  const body = webhookBody(1024);
+  // The seeded endpoints verify GitHub's signature: signed, so these deliveries are accepted (2xx).
+  const headers = { 'x-github-event': 'push', 'x-hub-signature-256': githubSignature(SEED_SECRET, body) };
+  const loading = postLoad(url, { ...load, body, headers, stopWhen: measured.then(() => sleep(1_000)) });
   const [m, result] = await Promise.all([measured, loading]);
   return { ...m, load: result, memory: await child.call<MemoryMeasure>('memory') };
 }

@@ -49,7 +49,8 @@ export const GITHUB_EVENTS = [
   'star',
 ];
 
-const signature = (secret: string, body: string): string =>
+/** GitHub's `X-Hub-Signature-256` of `body`. */
+export const githubSignature = (secret: string, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
@@ -81,7 +82,7 @@ export async function seedThroughReceiver(o: HttpSeedOptions): Promise<HttpSeedR
             headers: {
               'content-type': 'application/json',
               'x-github-event': GITHUB_EVENTS[n % GITHUB_EVENTS.length]!,
-              'x-hub-signature-256': seedFails(n) ? wrong : signature(o.secret, body),
+              'x-hub-signature-256': seedFails(n) ? wrong : githubSignature(o.secret, body),
             },
             body,
           };

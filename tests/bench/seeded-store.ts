@@ -19,7 +19,8 @@ const ENGINE = new URL('./engine-child.ts', import.meta.url);
 const DAY = 86_400_000;
 /** Retention for the seeded stores: far above any size measured, so nothing is evicted. */
 export const SEEDED_MAX_LOGS = 10_000_000;
-const SEED_SECRET = 'hookscope-bench-github-secret';
+/** The seeded endpoints' secret: later deliveries to them sign with it (githubSignature). */
+export const SEED_SECRET = 'hookscope-bench-github-secret';
 
 /** The engine in its own process on `dataDir` (sync `interval`, the rate limiter off). */
 export async function engineOn(
