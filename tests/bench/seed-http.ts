@@ -56,10 +56,11 @@ export const githubSignature = (secret: string, body: string): string =>
 /**
  * Delivery `j` (in the order autocannon sends them) carries seedBody(j): unique, about 1 KB, 1 in
  * 100 of 64-256 KB; the search terms of seed-logs.ts match 20 in 100,000 logs for the rare one, 1
- * in 8 for the common one, none for the absent one. Five endpoints or more: CLEAN_ENDPOINT is the fifth.
+ * in 8 for the common one, none for the absent one. Exactly five endpoints (seedFails counts on it).
  */
 export async function seedThroughReceiver(o: HttpSeedOptions): Promise<HttpSeedResult> {
   if (!o.receiverUrl.startsWith('http://127.0.0.1:')) throw new Error(`benchmarks send to loopback only`);
+  if (o.endpointIds.length !== 5) throw new Error(`the seeding sends to five endpoints, not ${o.endpointIds.length}`);
   const nowSec = Math.floor(Date.now() / 1000);
   const wrong = `sha256=${'0'.repeat(64)}`;
   let j = 0;
