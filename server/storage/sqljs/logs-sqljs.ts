@@ -251,8 +251,10 @@ export class SqljsLogsRepository implements LogsRepository {
  * for any other filter.
  */
 function accountTotal(accountId: string, q: LogQuery): (ReadQuery & { one: true }) | undefined {
-  if (q.endpointId || q.eventType !== undefined || q.pinned !== undefined) return undefined;
-  const n = !q.status ? 'count' : q.status === 'failed' ? 'failed_count' : 'count - failed_count';
+  // Named, not listed by exclusion, so a filter added to LogQuery later is counted, never ignored.
+  const { limit: _limit, offset: _offset, search: _search, status, ...others } = q;
+  if (Object.values(others).some((v) => v !== undefined)) return undefined;
+  const n = !status ? 'count' : status === 'failed' ? 'failed_count' : 'count - failed_count';
   return {
     sql: `SELECT COALESCE((SELECT ${n} FROM log_stats WHERE account_id = ?), 0) AS n`,
     params: [accountId],
