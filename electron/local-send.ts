@@ -4,32 +4,10 @@ import { MAX_TIMEOUT_MS, REPLAY_METHODS } from '../server/replay/replay-limits.t
 import { DEFAULT_TIMEOUT_MS } from '../server/replay/replay-service.ts';
 import { FRAMING_HEADERS } from '../server/support/headers.ts';
 import type { Checked } from './engine-choice.ts';
+import type { LocalSendResult } from './local-send-types.ts';
 import { localTarget } from './local-target.ts';
 
-/**
- * What the page hands to `sendFromThisComputer`: the request the engine built
- * for a delivery (`POST /api/replay/:webhookLogId/outgoing`, its answer as is),
- * and how long to wait for the target.
- */
-export interface LocalRequest {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  body: string;
-  bodyEncoding: 'utf8' | 'base64';
-  timeoutMs?: number;
-}
-
-/** http-sender's SendResult as the page can receive it (structured clone: no Buffer). */
-export interface LocalSendResult {
-  status: number | null;
-  responseHeaders: [string, string][];
-  /** Base64, at most http-sender's RESPONSE_CAP_BYTES decoded. */
-  responseBody: string;
-  responseTruncated: boolean;
-  responseTime: number;
-  error: { code: string; message: string } | null;
-}
+export type { LocalRequest, LocalSendResult } from './local-send-types.ts';
 
 /** The target's answer (or why none came), or one sentence saying why the desktop app sent nothing. */
 export type LocalSendAnswer = { ok: true; result: LocalSendResult } | { ok: false; error: string };

@@ -58,6 +58,46 @@ async function httpServer(listener: RequestListener): Promise<{ url: string; clo
   };
 }
 
+/**
+ * A reverse proxy in front of an engine, as a team server has: `down` makes it answer 502 (counted in
+ * `refused`), `drop()` ends the streams in flight, as a proxy that lost its upstream does.
+ */
+async function engineProxy(upstream: () => string) {
+  const streams = new Set<ServerResponse>();
+  const state = { down: false, refused: 0 };
+  const server = await httpServer((req, res) => {
+    if (state.down) {
+      state.refused += 1;
+      return void res.writeHead(502).end('Bad Gateway');
+    }
+    const forwarded = request(`${upstream()}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+      up.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  return {
+    ...server,
+    state,
+    drop: () => {
+      for (const s of streams) s.destroy();
+    },
+  };
+}
+
+/** tail's lines as the CLI would print them, kept for the test. */
+function tailIo(): { out: string[]; err: string[]; io: Parameters<typeof tail>[1] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: { NO_COLOR: '1' }, isTTY: false },
+  };
+}
+
 const signInLink = async (t: TestEngine, token?: string): Promise<{ code: string; url: string }> => {
   const r = await t.api('POST', '/api/session/codes', { token });
   assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -310,32 +350,10 @@ describe('the CLI against an engine named by URL (--engine, --token, login, logo
   });
 
   test('tail --engine waits while the proxy in front answers 502 and the stream drops, then goes on', async () => {
-    let down = false;
-    let refused = 0;
-    const streams = new Set<ServerResponse>();
-    const proxy = await httpServer((req, res) => {
-      if (down) {
-        refused += 1;
-        return void res.writeHead(502).end('Bad Gateway');
-      }
-      const upstream = request(`${t.engine.apiUrl}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        streams.add(res);
-        res.on('close', () => streams.delete(res));
-        up.pipe(res);
-      });
-      req.pipe(upstream);
-    });
+    const proxy = await engineProxy(() => t.engine.apiUrl);
     const endpoint = await t.endpoint({ name: 'tailed', validationType: 'none' });
-    const out: string[] = [];
-    const err: string[] = [];
+    const { out, err, io } = tailIo();
     const stop = new AbortController();
-    const io = {
-      out: (l: string) => out.push(l),
-      err: (l: string) => err.push(l),
-      env: { NO_COLOR: '1' },
-      isTTY: false,
-    };
     const tailing = tail({ engine: proxy.url, token: t.token, dataDir: laptop, endpoint, json: true }, io, stop.signal);
     // Awaited after the cleanup below; a failed first connection ends the wait at once, not as unhandled.
     let failed: Error | undefined;
@@ -347,12 +365,12 @@ describe('the CLI against an engine named by URL (--engine, --token, login, logo
       });
       await t.deliver(`/webhook/${endpoint}/first`);
       await waitFor('the first delivery', () => out.length === 1);
-      down = true;
-      for (const s of streams) s.destroy();
+      proxy.state.down = true;
+      proxy.drop();
       await waitFor('the drop to be said', () => err.includes('The event stream ended; reconnecting...'));
       // Reconnecting asks /api/version first: the 502 is waited out, not fatal.
-      await waitFor('two refused reconnections', () => refused >= 2);
-      down = false;
+      await waitFor('two refused reconnections', () => proxy.state.refused >= 2);
+      proxy.state.down = false;
       await waitFor('the reconnection', () => err.includes(`Reconnected to ${proxy.url}.`));
       await t.deliver(`/webhook/${endpoint}/second`);
       await waitFor('the second delivery', () => out.length === 2);
@@ -371,31 +389,9 @@ describe('the CLI against an engine named by URL (--engine, --token, login, logo
     // The engine's own data directory, kept across the restart; the proxy in front is the URL the laptop knows.
     const dataDir = await makeTempDir();
     let engine = await startTestEngine({}, {}, dataDir);
-    let down = false;
-    const streams = new Set<ServerResponse>();
-    const proxy = await httpServer((req, res) => {
-      if (down) return void res.writeHead(502).end('Bad Gateway');
-      const upstream = request(
-        `${engine.engine.apiUrl}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          streams.add(res);
-          res.on('close', () => streams.delete(res));
-          up.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    });
-    const out: string[] = [];
-    const err: string[] = [];
+    const proxy = await engineProxy(() => engine.engine.apiUrl);
+    const { out, err, io } = tailIo();
     const stop = new AbortController();
-    const io = {
-      out: (l: string) => out.push(l),
-      err: (l: string) => err.push(l),
-      env: { NO_COLOR: '1' },
-      isTTY: false,
-    };
     let tailing: Promise<number> | undefined;
     try {
       const eventIds = async (): Promise<string> =>
@@ -416,13 +412,13 @@ describe('the CLI against an engine named by URL (--engine, --token, login, logo
       // Enough events in the first run that its last id is past any the new run gives before tail is back.
       for (const path of ['/a', '/b', '/c', '/d']) await engine.deliver(`/webhook/${endpoint}${path}`);
       await waitFor("the first run's deliveries", () => out.length === 4);
-      down = true;
-      for (const s of streams) s.destroy();
+      proxy.state.down = true;
+      proxy.drop();
       await engine.stop();
       engine = await startTestEngine({}, {}, dataDir);
       // Published by the new run while the laptop cannot reach it: its ids start again at 1.
       await engine.deliver(`/webhook/${endpoint}/while-away`);
-      down = false;
+      proxy.state.down = false;
       await waitFor('the reconnection', () => err.includes(`Reconnected to ${proxy.url}.`));
       await waitFor('the delivery made while away', () => out.length === 5);
       await engine.deliver(`/webhook/${endpoint}/after`);

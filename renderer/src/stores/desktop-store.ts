@@ -1,4 +1,5 @@
 import { createStore } from 'zustand/vanilla';
+import type { LocalRequest, LocalSendResult as LocalSendResultOf } from '../../../electron/local-send-types.ts';
 import type { RequestBody } from '../api/client.ts';
 import type { ForwardFromComputer } from './forward-from-computer-store.ts';
 import type { NoticesState } from './notices-store.ts';
@@ -35,26 +36,12 @@ export interface DesktopBridge {
   forwardsFromThisComputer(): Promise<{ ok: true; forwards: ForwardFromComputer[] } | { ok: false; error: string }>;
 }
 
-/** A request for `sendFromThisComputer` (electron/local-send.ts `LocalRequest`). */
-export interface LocalRequest {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  body: string;
-  bodyEncoding: 'utf8' | 'base64';
-  timeoutMs?: number;
-}
+export type { LocalRequest } from '../../../electron/local-send-types.ts';
 
 /** What the target answered (body in base64, capped as the engine caps it), or why no answer came. */
-export interface LocalSendResult {
-  status: number | null;
-  responseHeaders: [string, string][];
-  responseBody: string;
-  responseTruncated: boolean;
-  responseTime: number;
-  /** http-sender's failure (its codes are the ones `POST /api/replay/{id}/sent` takes), null when a response came. */
-  error: RequestBody<'/api/replay/{webhookLogId}/sent', 'post'>['error'];
-}
+export type LocalSendResult = LocalSendResultOf<
+  NonNullable<RequestBody<'/api/replay/{webhookLogId}/sent', 'post'>['error']>['code']
+>;
 
 /** The target's result, or the desktop app's sentence saying why it sent nothing. */
 export type LocalSendAnswer = { ok: true; result: LocalSendResult } | { ok: false; error: string };

@@ -34,6 +34,8 @@ type Bridge = Pick<
   DesktopBridge,
   'startForwardFromThisComputer' | 'stopForwardFromThisComputer' | 'forwardsFromThisComputer'
 >;
+/** What the desktop app answers a start or a stop: done, or its sentence. */
+type BridgeAnswer = { ok: true } | { ok: false; error: string };
 
 /**
  * "Forward from this computer" in the desktop app showing a team server: the main process forwards (it goes
@@ -53,6 +55,21 @@ export const createForwardFromComputerStore = (
     const refused = (endpointId: string, sentence: string | null): void => {
       const { [endpointId]: _, ...others } = get().refusals;
       set({ refusals: sentence === null ? others : { ...others, [endpointId]: sentence } });
+    };
+    /** One start or stop: the endpoint marked busy, a refusal or failure said under its field, then the state read again. */
+    const act = async (endpointId: string, call: (b: Bridge) => Promise<BridgeAnswer>): Promise<void> => {
+      if (!bridge) return;
+      set({ busy: endpointId });
+      refused(endpointId, null);
+      try {
+        const answer = await call(bridge);
+        if (!answer.ok) refused(endpointId, answer.error);
+      } catch (e) {
+        refused(endpointId, e instanceof Error ? e.message : String(e));
+      } finally {
+        set({ busy: null });
+      }
+      await get().refresh();
     };
     const poll = (): void => {
       pending = timers.setTimeout(() => {
@@ -79,35 +96,12 @@ export const createForwardFromComputerStore = (
           notices.error('Reading the forwards from this computer', e);
         }
       },
-      start: async (endpointId, targetUrl) => {
-        if (!bridge) return;
-        set({ busy: endpointId });
-        refused(endpointId, null);
-        try {
+      start: (endpointId, targetUrl) =>
+        act(endpointId, async (b) => {
           const { code } = await client.post('/api/session/codes');
-          const answer = await bridge.startForwardFromThisComputer({ endpointId, targetUrl, signInCode: code });
-          if (!answer.ok) refused(endpointId, answer.error);
-        } catch (e) {
-          refused(endpointId, e instanceof Error ? e.message : String(e));
-        } finally {
-          set({ busy: null });
-        }
-        await get().refresh();
-      },
-      stop: async (endpointId) => {
-        if (!bridge) return;
-        set({ busy: endpointId });
-        refused(endpointId, null);
-        try {
-          const answer = await bridge.stopForwardFromThisComputer({ endpointId });
-          if (!answer.ok) refused(endpointId, answer.error);
-        } catch (e) {
-          refused(endpointId, e instanceof Error ? e.message : String(e));
-        } finally {
-          set({ busy: null });
-        }
-        await get().refresh();
-      },
+          return b.startForwardFromThisComputer({ endpointId, targetUrl, signInCode: code });
+        }),
+      stop: (endpointId) => act(endpointId, (b) => b.stopForwardFromThisComputer({ endpointId })),
       watch: () => {
         watchers++;
         if (watchers === 1) {

@@ -1,8 +1,8 @@
+import { newLog } from '../../helpers/new-log.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import type { LogStatus, NewLog } from '../../../server/logs/log-types.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { ACCEPTED, VERIFICATION_FAILED } from '../../../server/logs/sender-answers.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
@@ -11,32 +11,8 @@ const tempDir = tempDirs('hookscope-list-totals-');
 const ACCOUNTS = ['acc_a', 'acc_b'];
 const MAX_LOGS = 40;
 
-function delivery(accountId: string, endpointId: string, status: LogStatus): NewLog {
-  const body = Buffer.from('{"ok":true}');
-  return {
-    accountId,
-    endpointId,
-    method: 'POST',
-    path: '/',
-    query: {},
-    rawHeaders: [['content-type', 'application/json']],
-    contentType: 'application/json',
-    size: body.length,
-    declaredSize: body.length,
-    body,
-    truncated: false,
-    sourceIp: '127.0.0.1',
-    receivedAt: 1_700_000_000_000,
-    durationMs: 1,
-    status,
-    verification:
-      status === 'failed'
-        ? { scheme: 'hmac_sha256', result: 'invalid', reason: 'missing_header', detail: null, matchedSecret: null }
-        : { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
-    eventType: null,
-    answer: status === 'failed' ? VERIFICATION_FAILED : ACCEPTED,
-  };
-}
+const delivery = (accountId: string, endpointId: string, status: LogStatus): NewLog =>
+  newLog('{"ok":true}', status, { accountId, endpointId });
 
 const open = async (dir: string, migrations = logsMigrations) =>
   SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations }] });

@@ -1,3 +1,4 @@
+import { newLog } from '../../helpers/new-log.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import { likeTerm } from '../../../server/logs/like-text.ts';
@@ -7,7 +8,6 @@ import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
-import { ACCEPTED } from '../../../server/logs/sender-answers.ts';
 import { sqljsBackend } from '../../../server/storage/sqljs/sqljs-backend.ts';
 import {
   DEFAULT_INDEX_PACING,
@@ -123,29 +123,7 @@ describe('search index backfill', () => {
 
 const ROOMY = () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 });
 
-function delivery(body: string): NewLog {
-  const bytes = Buffer.from(body);
-  return {
-    accountId: ACCOUNT,
-    endpointId: 'ep_1',
-    method: 'POST',
-    path: '/hooks',
-    query: {},
-    rawHeaders: [['Content-Type', 'application/json']],
-    contentType: 'application/json',
-    size: bytes.length,
-    declaredSize: bytes.length,
-    body: bytes,
-    truncated: false,
-    sourceIp: '127.0.0.1',
-    receivedAt: 1_700_000_000_000,
-    durationMs: 1,
-    status: 'success',
-    verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
-    eventType: null,
-    answer: ACCEPTED,
-  };
-}
+const delivery = (body: string): NewLog => newLog(body, 'success', { accountId: ACCOUNT, path: '/hooks' });
 
 /** A sleep the test ends by hand: the indexer's pace, without the wall clock. */
 function handSleep(): { sleep: Sleep; calls: () => number; end: () => Promise<void> } {
