@@ -33,109 +33,14 @@ export interface BenchRun {
 const START = '<!-- bench:results:start (written by npm run bench; edits here are overwritten) -->';
 const END = '<!-- bench:results:end -->';
 
+/**
+ * The start of a PERFORMANCE.md made from nothing. The file in the repository holds the
+ * method, written by hand above the results section (and the notes below it): only the
+ * section between the markers is the benchmark's, so the method is not kept twice.
+ */
 const INTRO = `# Performance
 
-The goals come from DESIGN.md ("Performance goals") and are checked by a benchmark,
-never by timing assertions in tests: \`npm run bench\` (tests/bench/run.ts) measures
-them all in one run, on the machine it runs on, and rewrites the results section
-below (\`npm run bench -- --quick\` is a short smoke run that only prints;
-\`--only=ingest|growth|large|flood|postgres|ui|cli\` runs one part and prints it). What it does:
-
-- **Ingest**: autocannon (programmatic, 32 connections, 1 KB JSON bodies) against a
-  bare \`node:http\` server that reads the body and answers 200, then against the real
-  engine's receiver (temp data directory, rate limiter off) in four runs, each with a
-  fresh engine: a \`none\` endpoint with the default sync policy \`interval\`; a
-  \`stripe\` endpoint, every delivery signed with the \`stripe\` package's
-  \`webhooks.generateTestHeaderString\` (one header per autocannon run, signed as it
-  starts: the engine accepts a timestamp up to 300 s old); \`strict\` sync; and
-  \`interval\` again with readers. Each server runs in its own child process, from
-  the compiled build (\`npm run build:server\`; the children themselves through
-  tsconfig.bench.json), as users run it, autocannon in the parent. Each run also
-  reports the CPU time per 2xx answer of the server's process (all its threads) and of
-  autocannon's, and the rate the 2 cores allow at that cost. A warm-up run comes first and is not counted. Afterwards the
-  API's list total is asked for until it reaches the acknowledged count (bounded wait;
-  retention is raised so nothing is evicted): the time from the load's end is how far
-  the database fell behind, and the total over the time from the warm-up's start until
-  then (less the same list call's round trip once caught up, median of 5) is the apply
-  rate, set against the acknowledgements over the time until the load's end (it passes
-  within 1%: the worker applies records in groups, so the last group always lands a few
-  milliseconds after the last answer). The
-  Stripe run then checks that no delivery was refused or listed as failed and reads the
-  newest log's verification. Then the engine is killed and the deliveries its data
-  directory holds are counted (snapshot plus journal: what a restart recovers) and
-  compared with the 2xx answers. Latencies are autocannon's (whole milliseconds, 2xx
-  answers).
-- **Reads under load**: a separate run right after the others (a fresh engine, same
-  warm-up and load as the \`interval\` run), so the readers' own cost stays out of the
-  throughput ratios; its throughput is listed next to theirs. During its measured run a
-  process of its own (not autocannon's, whose busy event loop would add its queueing)
-  calls \`GET /api/webhooks/logs?limit=50\` one call at a time, keeps a \`GET
-  /api/events\` subscriber open, and sends a marked delivery to the same endpoint every
-  50 ms on its own connection; for each, the time from its 2xx to the moment its
-  \`log.created\` event reaches the subscriber (same clock; an event that comes first
-  counts as 0). Marked deliveries whose event has not come 3 s after the load are counted
-  as never come; a stream the engine drops (a client 1 MB behind) is resumed with
-  \`Last-Event-ID\` and counted.
-- **At 100,000 logs**: a real engine creates a data directory (account, key, five
-  endpoints), then the logs go into its store through the logs repository's own insert,
-  2,000 at a time (1 KB JSON bodies, spread over 30 days, 1 in 7 failed verification), so
-  the store holds what deliveries write: bodies in the blob files, every index and trigger. Then: start-up of \`hookscope serve\` on it (spawn
-  to \`runtime.json\`); sequential \`GET /api/webhooks/logs?limit=50\` calls, then with
-  \`status=failed\`, \`endpointId=\` and both (in turn), then with \`search=\` (terms matching
-  20 logs, 12,500 logs and none, in turn); \`GET /api/webhooks/logs/:id\` for 1,000 logs
-  taken from five places through the store (one log with its body); the engine process's
-  resident memory (sampled every 100 ms, so peaks include checkpoints; the store's worker
-  thread is in the same process); checkpoints with deliveries coming in, with
-  \`perf_hooks.monitorEventLoopDelay\` (1 ms resolution) on in the engine process for
-  exactly the checkpoint's duration: once at a steady rate the store keeps up with at this
-  size, then twice in a short full-speed burst (there the checkpoint first waits for the
-  records the store's worker has not applied yet, so it is watched for a bounded time).
-  The first burst is the goal's: retention is set to 100,000 logs through
-  \`PATCH /api/settings\`, so the store stays at that size, its oldest logs evicted as
-  new ones come. The second has no retention cap, so the store grows (to about 140,000
-  logs); it is reported next to the first. Each burst starts right after a checkpoint,
-  so the one asked for during it is not one the journal's size started.
-- **How cost grows**: the same seeding and the same measures (start-up, list, filters,
-  search, one log, metrics, memory) on stores of 10,000 and 30,000 logs, each in its own
-  data directory and engine process, next to the 100,000-log figures in one table
-  (\`npm run bench -- --only=growth\` measures all three sizes alone).
-- **Flood**: a real engine with the default retention (10,000 logs per account) gets
-  1,000,000 deliveries (1 KB) at one endpoint from autocannon at full speed (32
-  connections; the rate limiter off). Its resident memory is read from \`/proc\` every
-  200 ms and its data directory's total size every second; then the list total is asked
-  for (bounded wait) and the engine stopped cleanly. Sending stops after 240 s, or if the
-  engine passes 2 GB resident (a shared machine), and the report says which happened
-  (\`--only=flood\` runs it alone).
-- **PostgreSQL** (\`serve --database\`, issue 23; \`--only=postgres\`): a PostgreSQL cluster
-  of the benchmark's own beside the engine, started as tests/helpers/postgres.ts starts
-  the tests' (initdb in a temp dir, loopback only) but with production durability
-  (\`fsync\` and \`synchronous_commit\` on). In the same run, the \`interval\` ingest load
-  above (autocannon, 32 connections, 1 KB JSON, warm-up then measured run) against a
-  fresh embedded engine and then a fresh engine on a new database of that cluster
-  (both the compiled engine in a child process), and their ratio; after each, the list
-  total (bounded wait), a SIGKILL, and the logs the store holds then (the data
-  directory's, or \`count(*)\` in PostgreSQL) against the 2xx answers. Then 100,000
-  deliveries through the receiver over HTTP (autocannon, 32 connections, five GitHub
-  endpoints, 1 KB JSON bodies shaped as the seeded stores' so the same search terms
-  match 20, 12,500 and no logs, every 7th with a wrong signature so it is stored as
-  failed verification, retention raised), and at that size the same reads as the
-  100,000-log part (list, filters, search, one log, metrics) and the engine process's
-  resident memory: on the empty database, peak while seeding, after the queries.
-- **The UI**: \`hookscope serve\` with the built renderer, driven by Debian's Chromium
-  (tests/bench/ui.bench.ts). 10,000 deliveries go in through the receiver first; then
-  the page is loaded (once with an empty cache, then again with the hashed assets cached,
-  as on every later launch) and timed from navigation to the first delivery row. Then,
-  with the page open and live, marked deliveries go in one every 100 ms while 100 others
-  a second go to the same endpoint, one every 10 ms; a MutationObserver in the page notes when each marked row
-  appears, and that is compared with the moment its 2xx reached the sender.
-- **Metrics**: the 24h and 30d metrics at those 100,000 logs, through the API and as the
-  repository's stats query alone (tests/bench/metrics-stats.bench.ts).
-
-Set \`BENCH_CPU_PROF=<dir>\` to have the server processes write V8 CPU profiles (main
-thread and the store's worker) for a look at where the time goes.
-
-The machine is shared and small, so figures move by some percent between runs; a
-result near its goal deserves a second run before anyone acts on it.
+Written by \`npm run bench\` (tests/bench/run.ts); the method is in docs/PERFORMANCE.md of the repository.
 `;
 
 function checkpointRows(name: string, c: CheckpointUnderLoad): string[] {
