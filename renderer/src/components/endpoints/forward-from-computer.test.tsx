@@ -96,8 +96,11 @@ describe('Forward from this computer, in the endpoint panel', () => {
     await show({ kind: 'team', url: 'https://hooks.example.com' });
     await within(group()).findByRole('button', { name: 'Stop forwarding from this computer' });
     expect(within(group()).getByRole('status').textContent).toBe('Forwarding live12:00:01  -  POST /a  200  3 ms');
-    expect(
-      within(group()).getByRole<HTMLInputElement>('textbox', { name: 'Forward from this computer to' }).value,
-    ).toBe('http://127.0.0.1:4000/');
+    // Filled by an effect after the render that shows the state: waited for, not read in that same turn.
+    await expect
+      .poll(
+        () => within(group()).getByRole<HTMLInputElement>('textbox', { name: 'Forward from this computer to' }).value,
+      )
+      .toBe('http://127.0.0.1:4000/');
   });
 });
