@@ -31,6 +31,14 @@ export const ROWS_PER_LOG = 1024;
  * always checked exactly (such bodies are rare).
  */
 export const MAX_INDEXED_BODY = 64 * 1024;
+/**
+ * PostgreSQL's: its rows are on disk, not in the engine's memory, so larger bodies are
+ * indexed too, up to what ROWS_PER_LOG rows hold (about 1 MB of JSON). Measured at
+ * 100,000 deliveries, 1 in 100 of 64-256 KB: every search read and checked those 1,000
+ * bodies (160 MB) in the database, 1.3-1.5 s; their rows take about 50 KB each, and
+ * hashing one costs the receiver about 1.3 ms.
+ */
+export const POSTGRES_MAX_INDEXED_BODY = 1024 * 1024;
 /** Every bit of a 48-bit word: the row of a log whose text was not indexed. */
 const FULL_WORD = 2 ** WORD_BITS - 1;
 /**
@@ -60,8 +68,13 @@ export const SEARCH_INDEX_SQL = `CREATE TABLE log_search (key INTEGER PRIMARY KE
   INSERT INTO log_search (key, ${SIGNATURE_COLUMNS.join(', ')}) SELECT seq * ${ROWS_PER_LOG}, ${UNINDEXED_ROW} FROM logs;`;
 
 /** Each row's WORDS words. */
-export function signatureWords(path: string, rawHeadersJson: string, body: Uint8Array): readonly (readonly number[])[] {
-  if (body.length > MAX_INDEXED_BODY) return [FULL_ROW];
+export function signatureWords(
+  path: string,
+  rawHeadersJson: string,
+  body: Uint8Array,
+  maxBody = MAX_INDEXED_BODY,
+): readonly (readonly number[])[] {
+  if (body.length > maxBody) return [FULL_ROW];
   const builder = new RowBuilder();
   builder.add(likeViewOfString(path));
   builder.add(likeViewOfString(rawHeadersJson));

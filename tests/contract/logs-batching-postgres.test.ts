@@ -153,3 +153,24 @@ describe('PostgreSQL logs: inserts written in groups', () => {
     });
   });
 });
+
+describe('PostgreSQL logs: large bodies in the search index', () => {
+  test("a body over sql.js's 64 KB gets its signature rows, so a search it cannot match passes it by", async () => {
+    await withRepo({ maxLogsPerAccount: 100, maxBodyBytesPerAccount: 1 << 30 }, async (repo, db) => {
+      // Words that differ, as a real body's do: repeated text would fill one row's bits and no more.
+      const words = Array.from({ length: 20_000 }, (_, i) => `w${(i * 7919).toString(36)}`).join(' ');
+      const large = `{"items":"${words}","note":"needle-in-a-large-body"}`;
+      await repo.insert('log_large', capture('acc_a', large), 'durable');
+      const rows = await db.query<{ n: number; full: number }>(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE w0 = ${2 ** 48 - 1})::int AS full
+         FROM log_search s JOIN logs l ON l.seq = s.log_seq WHERE l.id = 'log_large'`,
+      );
+      assert.ok(large.length > 150_000);
+      assert.equal(rows[0]!.full, 0, 'no row with every bit set');
+      assert.ok(rows[0]!.n > 100, `${rows[0]!.n} signature rows`);
+      const found = async (search: string) => (await repo.page('acc_a', { limit: 10, offset: 0, search })).total;
+      assert.equal(await found('needle-in-a-large-body'), 1);
+      assert.equal(await found('no such words'), 0);
+    });
+  });
+});

@@ -128,4 +128,15 @@ export const logsMigrations: PostgresMigration[] = [
           CREATE TRIGGER logs_recounted AFTER UPDATE ON logs REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
             FOR EACH STATEMENT EXECUTE FUNCTION logs_recounted();`,
   },
+  {
+    // The list filters the other indexes left to row-by-row checks, as sql.js's logs migration
+    // 11 (issue 25; measured at 100,000 deliveries through the receiver: an event type 46-89 ms
+    // p95, 89 when none matched; a status on an endpoint with none 40 ms). Each starts with the
+    // filters' equalities and then seq, so a page is read in order and stops at its limit. A
+    // plain CREATE INDEX: it holds back inserts while it builds (about a second at 100,000 logs).
+    number: 2,
+    name: 'logs_filter_indexes',
+    sql: `CREATE INDEX logs_by_event_type ON logs (account_id, event_type, seq);
+          CREATE INDEX logs_by_endpoint_status ON logs (account_id, endpoint_id, status, seq);`,
+  },
 ];

@@ -2,7 +2,13 @@ import { likeMatchesBytes, likeTerm, type LikeTerm } from '../../logs/like-text.
 import { matchingBodies, type BodyCandidate, type BodyReader } from '../../logs/log-search.ts';
 import type { LogCursorQuery, LogQuery, LogStats, LogStatsQuery, NewLog } from '../../logs/log-types.ts';
 import type { LogsRepository, RetentionPolicy, StoredLog, StoredLogWithAnswer } from '../../logs/logs-repository.ts';
-import { indexProbe, probeCondition, SIGNATURE_COLUMNS, signatureWords } from '../../logs/search-index.ts';
+import {
+  indexProbe,
+  POSTGRES_MAX_INDEXED_BODY,
+  probeCondition,
+  SIGNATURE_COLUMNS,
+  signatureWords,
+} from '../../logs/search-index.ts';
 import type { WriteAck, WriteReceipt } from '../../store/store-types.ts';
 import { nearestRank } from '../../support/percentile.ts';
 import {
@@ -138,7 +144,7 @@ export class PostgresLogsRepository implements LogsRepository {
    */
   async insert(id: string, log: NewLog, _ack: WriteAck): Promise<WriteReceipt> {
     const custom = log.answer.custom ? this.customAnswers.of(log.answer.custom) : null;
-    const words = signatureWords(log.path, JSON.stringify(log.rawHeaders), log.body).flat();
+    const words = signatureWords(log.path, JSON.stringify(log.rawHeaders), log.body, POSTGRES_MAX_INDEXED_BODY).flat();
     const values = [...logInsertValues(id, log, custom?.key ?? null, flag, text), log.verification.reason];
     await new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => (err === undefined ? resolve() : reject(err));
