@@ -123,7 +123,7 @@ export class SearchBackfill {
     while (!signal.aborted) {
       await this.indexAll();
       if (signal.aborted) return;
-      // Deliveries noted after the last read of the unindexed rows are not indexed: look again.
+      // Deliveries noted since the pass began may have come after its last read: look again.
       this.waiting = this.delivered - this.lookedAt;
       if (this.waiting === 0) {
         await new Promise<void>((resolve) => {
