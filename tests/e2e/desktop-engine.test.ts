@@ -79,8 +79,7 @@ describe('the desktop engine switch in Chromium, against a real `hookscope serve
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-desktop-engine-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('Settings connects to a team server (a refused URL says why), the top bar names it, "Use this computer" comes back', async () => {

@@ -33,7 +33,7 @@ describe('detail extras in Chromium: onboarding, Export, replay diff, custom res
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-extras-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
+    await stopUi({ browser, serve, dataDir });
   });
 
   /** A page signed in to the engine, showing the inspector in the given theme. */

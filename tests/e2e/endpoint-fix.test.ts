@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
 import type { Browser } from '../helpers/chromium.ts';
@@ -42,8 +41,7 @@ describe('fixing an endpoint in place, in Chromium, against a real `hookscope se
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-endpoint-fix-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('a Stripe secret entered wrong is fixed on the same URL; the forward URL edited and cleared; the New endpoint dialog says one thing once; the tunnel line', async () => {

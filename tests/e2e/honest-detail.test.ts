@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
@@ -87,8 +86,7 @@ describe('honest state in the detail and the list, in Chromium, against a real `
   });
   after(async () => {
     await page?.close();
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('"Answered to the sender": the 400 of a bad signature with its body, and a custom response as it was sent', async () => {

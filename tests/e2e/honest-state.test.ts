@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { apiCaller } from '../helpers/api-call.ts';
 import type { Browser } from '../helpers/chromium.ts';
@@ -44,8 +43,7 @@ describe('honest state in Chromium: the engine stopped under the UI and started 
     token = await ownerToken(dataDir);
   });
   after(async () => {
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('stop the engine: the alert, actions disabled, Metrics stale; start it on the same port: all back; a burst over the rate limit counted exactly, linking to Settings', async () => {

@@ -25,7 +25,7 @@ describe('the inspector UI in Chromium, against a real `hookscope serve`', () =>
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-ui-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('the serve banner prints a sign-in link; the UI is served with a strict CSP', async () => {

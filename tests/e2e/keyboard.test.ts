@@ -71,7 +71,7 @@ describe('the keyboard in Chromium: panels take the cursor, typing is never a sh
   after(async () => {
     await page?.close();
     await target?.close();
-    await stopUi({ browser, serve });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('r puts the cursor in the target URL; a URL with p, j, k and / is typed there and nothing else happens; Enter sends; Esc goes back to the row', async () => {

@@ -126,7 +126,7 @@ describe('bodies of any size and shape in Chromium', () => {
   });
   after(async () => {
     await page?.close();
-    await stopUi({ browser, serve });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('a 2 MB JSON delivery arriving while following opens folded; shown, as Raw, JSON and Pretty, it never blocks the page 1 s', async (t) => {

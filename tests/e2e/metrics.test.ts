@@ -7,8 +7,11 @@ import { launchChromium, type Browser } from '../helpers/chromium.ts';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli-process.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { TargetServer } from '../helpers/target-server.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
 import { assertAccessible, SCREENSHOTS } from '../helpers/ui-page.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-e2e-metrics-');
 
 const SECRET = 'e2e-metrics-secret';
 
@@ -55,7 +58,7 @@ describe('the Metrics screen in Chromium, against a real `hookscope serve`', () 
 
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    dataDir = await makeTempDir('hookscope-e2e-metrics-');
+    dataDir = await tempDir();
     serve = await startServe(dataDir);
     token = await cli(['token', '--data-dir', dataDir]);
     target = await TargetServer.start();

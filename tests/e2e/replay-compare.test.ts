@@ -67,7 +67,7 @@ describe('replay and compare in Chromium: outcomes inline, the request sent, the
     await page?.close();
     await target?.close();
     await closed?.release();
-    await stopUi({ browser, serve });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('a replay to a closed port shows the refusal inline and in the history; Explain then appears', async () => {

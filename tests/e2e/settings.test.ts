@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Browser } from '../helpers/chromium.ts';
@@ -18,8 +18,7 @@ describe('the Settings screen in Chromium, against a real `hookscope serve`', ()
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-settings-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test('change the rate limit and retention, save, reload and see them kept; a bad value shows its error; the theme', async () => {

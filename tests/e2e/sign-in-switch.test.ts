@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import type { Browser } from '../helpers/chromium.ts';
 import { runCli, type ServeProcess } from '../helpers/cli-process.ts';
@@ -24,8 +23,7 @@ describe('sessions in Chromium, against a real `hookscope serve`', () => {
     ({ browser, serve, dataDir } = await startUi('hookscope-e2e-session-'));
   });
   after(async () => {
-    await stopUi({ browser, serve });
-    await rm(dataDir, { recursive: true, force: true });
+    await stopUi({ browser, serve, dataDir });
   });
 
   test("another account's sign-in link asks first, naming both: Stay keeps the first, Switch moves to the other", async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { launchChromium, type Browser } from './chromium.ts';
@@ -105,9 +105,10 @@ export async function startUi(tempPrefix: string): Promise<UiSession> {
   return { browser, serve, dataDir };
 }
 
-/** Closes what startUi started (either may be missing when start-up failed half-way). */
-export async function stopUi(ui: Partial<Pick<UiSession, 'browser' | 'serve'>>): Promise<void> {
+/** Closes what startUi started and removes its data directory (any may be missing when start-up failed half-way). */
+export async function stopUi(ui: Partial<UiSession>): Promise<void> {
   await ui.browser?.close();
   ui.serve?.child.kill('SIGTERM');
   await ui.serve?.exited;
+  if (ui.dataDir) await rm(ui.dataDir, { recursive: true, force: true });
 }

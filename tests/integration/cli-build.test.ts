@@ -5,14 +5,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli-process.ts';
 import { describe, test } from '../helpers/node-test.ts';
-import { makeTempDir } from '../helpers/temp-dir.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-trace-');
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TRACE = new URL('../helpers/import-trace.mjs', import.meta.url).pathname;
 
 /** Runs `hookscope <args>` with every loaded module's URL written to a file; resolves to those URLs. */
 async function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
-  const file = join(await makeTempDir('hookscope-trace-'), 'trace.txt');
+  const file = join(await tempDir(), 'trace.txt');
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TRACE, BIN, ...args], {
       env: { ...process.env, ...env, IMPORT_TRACE_FILE: file },

@@ -7,6 +7,10 @@ import { ManualClock } from '../../server/support/clock.ts';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
 import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-renderer-');
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -134,7 +138,7 @@ describe('the UI at the API address', () => {
   let t: TestEngine;
   let rendererDir: string;
   before(async () => {
-    rendererDir = await makeTempDir('hookscope-renderer-');
+    rendererDir = await tempDir();
     await mkdir(join(rendererDir, 'assets'));
     await writeFile(
       join(rendererDir, 'index.html'),

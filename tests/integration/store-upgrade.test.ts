@@ -7,7 +7,11 @@ import { after, before, describe, test } from '../helpers/node-test.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
 import { snapshotQuery } from '../helpers/snapshot-query.ts';
-import { makeTempDir, startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
+import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-upgrade-');
 
 const FIXTURE = new URL('../fixtures/store-0.1.0/', import.meta.url).pathname;
 
@@ -55,7 +59,7 @@ const TODAY = [
 
 /** A data directory holding the fixture's store: a snapshot with schema_migrations and a journal tail. */
 async function dataDirWithFixture(): Promise<string> {
-  const dataDir = await makeTempDir('hookscope-upgrade-');
+  const dataDir = await tempDir();
   const store = join(dataDir, 'store');
   await mkdir(store, { recursive: true, mode: 0o700 });
   await writeFile(join(store, 'hookscope.db'), gunzipSync(await readFile(join(FIXTURE, 'store/hookscope.db.gz'))), {

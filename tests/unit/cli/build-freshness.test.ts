@@ -4,13 +4,16 @@ import { join } from 'node:path';
 // @ts-expect-error: plain JavaScript in bin/ (it must run before any TypeScript loader), without types.
 import { sourcesNewerThan } from '../../../bin/build-freshness.mjs';
 import { describe, test } from '../../helpers/node-test.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-freshness-');
 
 const newer = sourcesNewerThan as (dir: string, builtMs: number) => boolean;
 const BUILT = Date.UTC(2026, 0, 1);
 
 async function sourceTree(mtimes: Record<string, number>): Promise<string> {
-  const dir = await makeTempDir('hookscope-freshness-');
+  const dir = await tempDir();
   for (const [name, ms] of Object.entries(mtimes)) {
     const path = join(dir, name);
     await mkdir(join(path, '..'), { recursive: true });
