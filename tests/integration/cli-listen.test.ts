@@ -334,58 +334,31 @@ describe('hookscope listen --forward-to', () => {
 
   test('usage errors: a --forward-to that is not an http(s) URL, an unknown --endpoint: one sentence, exit 2', async () => {
     const t = await startTestEngine();
+    /** `hookscope listen <args>` on t's data directory: exit 2, exactly `stderr`, nothing on stdout. */
+    const refused = async (args: string[], stderr: string): Promise<void> => {
+      const r = await runCli(['listen', '--data-dir', t.dataDir, ...args]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, stderr);
+      assert.equal(r.stdout, '');
+    };
+    const target = ['--forward-to', 'http://127.0.0.1:9'];
     try {
       for (const bad of ['ftp://localhost:3000', 'localhost:3000', 'http://exa mple']) {
-        const r = await runCli(['listen', '--data-dir', t.dataDir, '--forward-to', bad]);
-        assert.equal(r.code, 2, r.stderr);
-        assert.equal(
-          r.stderr,
+        await refused(
+          ['--forward-to', bad],
           `error: option '--forward-to <url>' argument '${bad}' is invalid. It must be an absolute http:// or https:// URL.\n(run with --help for usage)\n`,
         );
-        assert.equal(r.stdout, '');
       }
-      const r = await runCli([
-        'listen',
-        '--data-dir',
-        t.dataDir,
-        '--forward-to',
-        'http://127.0.0.1:9',
-        '--endpoint',
-        'ep_nope',
-      ]);
-      assert.equal(r.code, 2, r.stderr);
-      assert.equal(
-        r.stderr,
+      await refused(
+        [...target, '--endpoint', 'ep_nope'],
         `hookscope: --endpoint ep_nope: no such endpoint on ${t.engine.apiUrl.replace(/\/$/, '')} for this account (\`hookscope endpoints\` lists them).\n`,
       );
-      assert.equal(r.stdout, '');
-      const both = await runCli([
-        'listen',
-        '--data-dir',
-        t.dataDir,
-        '--forward-to',
-        'http://127.0.0.1:9',
-        '--since',
-        '10m',
-        '--no-catch-up',
-      ]);
-      assert.equal(both.code, 2, both.stderr);
-      assert.equal(
-        both.stderr,
+      await refused(
+        [...target, '--since', '10m', '--no-catch-up'],
         'hookscope: --since chooses where the catch-up starts; it cannot be used with --no-catch-up.\n',
       );
-      const since = await runCli([
-        'listen',
-        '--data-dir',
-        t.dataDir,
-        '--forward-to',
-        'http://127.0.0.1:9',
-        '--since',
-        '10 minutes',
-      ]);
-      assert.equal(since.code, 2, since.stderr);
-      assert.equal(
-        since.stderr,
+      await refused(
+        [...target, '--since', '10 minutes'],
         "error: option '--since <duration|logId>' argument '10 minutes' is invalid. It must be a duration such as 10m, 2h or 1d, or a log id (log_...).\n(run with --help for usage)\n",
       );
     } finally {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import type { ApiClient, ApiSchemas } from '../../../server/api-client/api-client.ts';
@@ -15,79 +15,70 @@ import { ListenState } from '../../../server/cli/listen-state.ts';
 import { escapeControls } from '../../../server/cli/terminal-safe.ts';
 import type { SendInput, SendResult } from '../../../server/replay/http-sender.ts';
 import { describe, test } from '../../helpers/node-test.ts';
-import { makeTempDir } from '../../helpers/temp-dir.ts';
+import { tempDirs } from '../../helpers/temp-dir.ts';
+
+// Removed once the file's tests are done.
+const tempDir = tempDirs('hookscope-listen-state-');
 
 type LogSummary = ApiSchemas['LogSummary'];
 
 describe('ListenState: listen-state.json', () => {
   test('0600 in a 0700 directory, no temp file left; places per engine and endpoint; mark fills only missing ones', async () => {
-    const root = await makeTempDir();
-    try {
-      const dir = join(root, 'not-yet');
-      const local = new ListenState(dir, 'local');
-      assert.deepEqual(await local.load(), new Map());
-      await local.mark(
-        new Map([
-          ['ep_a', ''],
-          ['ep_b', 'log_01'],
-        ]),
-      );
-      await local.save('ep_a', 'log_05');
-      await local.mark(
-        new Map([
-          ['ep_a', 'log_99'],
-          ['ep_c', 'log_07'],
-        ]),
-      );
-      assert.equal((await stat(dir)).mode & 0o777, 0o700);
-      assert.equal((await stat(local.path)).mode & 0o777, 0o600);
-      assert.deepEqual(await readdir(dir), ['listen-state.json']);
-      assert.deepEqual(
-        await local.load(),
-        new Map([
-          ['ep_a', 'log_05'],
-          ['ep_b', 'log_01'],
-          ['ep_c', 'log_07'],
-        ]),
-      );
-      // Another listener (another process, another engine) keeps its own places in the same file.
-      const team = new ListenState(dir, 'https://hooks.example.com');
-      await team.save('ep_a', 'log_t1');
-      await local.save('ep_b', 'log_02');
-      assert.deepEqual(JSON.parse(await readFile(local.path, 'utf8')), {
-        version: 1,
-        engines: {
-          local: { ep_a: 'log_05', ep_b: 'log_02', ep_c: 'log_07' },
-          'https://hooks.example.com': { ep_a: 'log_t1' },
-        },
-      });
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    const root = await tempDir();
+    const dir = join(root, 'not-yet');
+    const local = new ListenState(dir, 'local');
+    assert.deepEqual(await local.load(), new Map());
+    await local.mark(
+      new Map([
+        ['ep_a', ''],
+        ['ep_b', 'log_01'],
+      ]),
+    );
+    await local.save('ep_a', 'log_05');
+    await local.mark(
+      new Map([
+        ['ep_a', 'log_99'],
+        ['ep_c', 'log_07'],
+      ]),
+    );
+    assert.equal((await stat(dir)).mode & 0o777, 0o700);
+    assert.equal((await stat(local.path)).mode & 0o777, 0o600);
+    assert.deepEqual(await readdir(dir), ['listen-state.json']);
+    assert.deepEqual(
+      await local.load(),
+      new Map([
+        ['ep_a', 'log_05'],
+        ['ep_b', 'log_01'],
+        ['ep_c', 'log_07'],
+      ]),
+    );
+    // Another listener (another process, another engine) keeps its own places in the same file.
+    const team = new ListenState(dir, 'https://hooks.example.com');
+    await team.save('ep_a', 'log_t1');
+    await local.save('ep_b', 'log_02');
+    assert.deepEqual(JSON.parse(await readFile(local.path, 'utf8')), {
+      version: 1,
+      engines: {
+        local: { ep_a: 'log_05', ep_b: 'log_02', ep_c: 'log_07' },
+        'https://hooks.example.com': { ep_a: 'log_t1' },
+      },
+    });
   });
 
   test('saves of one process are written in the order made', async () => {
-    const root = await makeTempDir();
-    try {
-      const state = new ListenState(root, 'local');
-      await Promise.all(Array.from({ length: 20 }, (_, i) => state.save('ep_a', `log_${String(i).padStart(2, '0')}`)));
-      assert.equal((await state.load()).get('ep_a'), 'log_19');
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    const root = await tempDir();
+    const state = new ListenState(root, 'local');
+    await Promise.all(Array.from({ length: 20 }, (_, i) => state.save('ep_a', `log_${String(i).padStart(2, '0')}`)));
+    assert.equal((await state.load()).get('ep_a'), 'log_19');
   });
 
   test('a file Hookscope did not write is an error that says what to do', async () => {
-    const root = await makeTempDir();
-    try {
-      const state = new ListenState(root, 'local');
-      await writeFile(state.path, '{"engines": []}');
-      await assert.rejects(state.load(), {
-        message: `${state.path} is not a listen state file Hookscope wrote; delete it (the next \`hookscope listen\` then starts with live deliveries).`,
-      });
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    const root = await tempDir();
+    const state = new ListenState(root, 'local');
+    await writeFile(state.path, '{"engines": []}');
+    await assert.rejects(state.load(), {
+      message: `${state.path} is not a listen state file Hookscope wrote; delete it (the next \`hookscope listen\` then starts with live deliveries).`,
+    });
   });
 });
 
