@@ -31,15 +31,7 @@ export async function matchingBodies(
   term: LikeTerm,
   readBodies: BodyReader,
 ): Promise<number[]> {
-  const batches: number[][] = [];
-  for (let i = 0, bytes = 0; i < candidates.length; i++) {
-    if (batches.length === 0 || bytes + candidates[i]!.size > BATCH_BYTES) {
-      batches.push([]);
-      bytes = 0;
-    }
-    batches.at(-1)!.push(candidates[i]!.seq);
-    bytes += candidates[i]!.size;
-  }
+  const batches = bodyBatches(candidates);
   const out: number[] = [];
   // The next batch is being read (in the database's thread) while this one is checked.
   let next = batches.length > 0 ? readBodies(batches[0]!) : null;
@@ -49,4 +41,18 @@ export async function matchingBodies(
     for (const [seq, body] of bodies) if (likeMatchesBytes(term, body)) out.push(seq);
   }
   return out;
+}
+
+/** The candidates' seqs in batches of at most BATCH_BYTES of bodies (or one body), in order. */
+export function bodyBatches(candidates: readonly BodyCandidate[]): number[][] {
+  const batches: number[][] = [];
+  for (let i = 0, bytes = 0; i < candidates.length; i++) {
+    if (batches.length === 0 || bytes + candidates[i]!.size > BATCH_BYTES) {
+      batches.push([]);
+      bytes = 0;
+    }
+    batches.at(-1)!.push(candidates[i]!.seq);
+    bytes += candidates[i]!.size;
+  }
+  return batches;
 }

@@ -1,5 +1,12 @@
 import type { Migration } from '../store/store-types.ts';
-import { SEARCH_INDEX_SQL, UNINDEXED_WORD } from './search-index.ts';
+import {
+  MAX_INDEXED_BODY,
+  ROWS_PER_LOG,
+  SEARCH_INDEX_SQL,
+  SIGNATURE_COLUMNS,
+  SPILLED_MAX_INDEXED_BODY,
+  UNINDEXED_WORD,
+} from './search-index.ts';
 
 /**
  * Bodies live in their own table so list queries never page through them.
@@ -238,6 +245,21 @@ export const logsMigrations: Migration[] = [
             INSERT INTO log_stats (account_id, count, bytes, failed_count) SELECT NEW.account_id, 0, 0, 1
               WHERE NEW.status = 'failed' ON CONFLICT (account_id) DO UPDATE SET failed_count = failed_count + 1;
           END;`,
+  },
+  {
+    // The signatures of bodies over MAX_INDEXED_BODY (up to SPILLED_MAX_INDEXED_BODY), kept in the
+    // blob files (search-index-sqljs.ts): such a log has a full row in log_search, which every probe
+    // passes, and a search tests these rows before it reads the body. Logs stored before this step
+    // with such a body go back to the indexer, which reads their bodies once and writes them.
+    number: 13,
+    name: 'log_search_spilled',
+    sql: `CREATE TABLE log_search_spilled (log_seq INTEGER PRIMARY KEY, location INTEGER NOT NULL, length INTEGER NOT NULL);
+          CREATE TRIGGER logs_search_spilled_deleted AFTER DELETE ON logs WHEN OLD.stored_size > ${MAX_INDEXED_BODY} BEGIN
+            DELETE FROM log_search_spilled WHERE log_seq = OLD.seq;
+          END;
+          UPDATE log_search SET ${SIGNATURE_COLUMNS.map((c) => `${c} = ${UNINDEXED_WORD}`).join(', ')}
+            WHERE key IN (SELECT seq * ${ROWS_PER_LOG} FROM logs
+                          WHERE stored_size > ${MAX_INDEXED_BODY} AND stored_size <= ${SPILLED_MAX_INDEXED_BODY});`,
   },
 ];
 

@@ -1,3 +1,4 @@
+import type { WordBits } from '../store/store-types.ts';
 import { likeView, likeViewOfString, type LikeTerm } from './like-text.ts';
 
 /**
@@ -75,12 +76,51 @@ export function signatureWords(
   maxBody = MAX_INDEXED_BODY,
 ): readonly (readonly number[])[] {
   if (body.length > maxBody) return [FULL_ROW];
+  const rows = signatureRows(path, rawHeadersJson, body);
+  return rows.length > ROWS_PER_LOG ? [FULL_ROW] : rows.map(words48);
+}
+
+function signatureRows(path: string, rawHeadersJson: string, body: Uint8Array): Int32Array[] {
   const builder = new RowBuilder();
   builder.add(likeViewOfString(path));
   builder.add(likeViewOfString(rawHeadersJson));
   builder.add(likeView(body));
-  const rows = builder.finish();
-  return rows.length > ROWS_PER_LOG ? [FULL_ROW] : rows.map(words48);
+  return builder.finish();
+}
+
+/**
+ * The largest body whose signature the embedded store keeps in its blob files (a body over
+ * MAX_INDEXED_BODY gets a full row in `log_search`, and its rows go to the blob files instead
+ * of the database: server/storage/sqljs/search-index-sqljs.ts). sql.js holds the database in
+ * memory and a checkpoint copies it; the blob files are read only by a search. Measured at
+ * 100,000 deliveries, 1 in 100 of 64-256 KB: every search read and checked those 1,000 bodies
+ * (160 MB), 315 ms p95; their signatures are about 20 MB (about 128 bytes per KB of JSON).
+ */
+export const SPILLED_MAX_INDEXED_BODY = POSTGRES_MAX_INDEXED_BODY;
+/** Bytes of one signature row as the blob files keep it: SIG_BITS bits, 32-bit little-endian words. */
+export const ROW_BYTES = SIG_BITS / 8;
+
+/**
+ * A log's signature rows as bytes, for the blob files (ROW_BYTES a row), or null when the text
+ * is larger than `maxBody` or needs more than ROWS_PER_LOG rows: such a log keeps only its full row.
+ */
+export function signatureBytes(
+  path: string,
+  rawHeadersJson: string,
+  body: Uint8Array,
+  maxBody = SPILLED_MAX_INDEXED_BODY,
+): Uint8Array | null {
+  if (body.length > maxBody) return null;
+  const rows = signatureRows(path, rawHeadersJson, body);
+  if (rows.length > ROWS_PER_LOG) return null;
+  const out = new DataView(new ArrayBuffer(rows.length * ROW_BYTES));
+  rows.forEach((row, r) => row.forEach((word, k) => out.setInt32(r * ROW_BYTES + 4 * k, word, true)));
+  return new Uint8Array(out.buffer);
+}
+
+/** What a search asks of each row as 32-bit words (index, bits), only those asking something. */
+export function probeWords(term: LikeTerm): WordBits[] {
+  return Array.from(probeBits(term), (bits, index): WordBits => [index, bits]).filter(([, bits]) => bits !== 0);
 }
 
 /** The row of a log whose text is not indexed (too large): every bit set, so every probe passes it. */
@@ -137,13 +177,18 @@ function words48(bits: Int32Array): number[] {
 
 /** What a search asks of each row: the words all of whose bits must be set, by column. */
 export function indexProbe(term: LikeTerm): { column: number; mask: number }[] {
+  return words48(probeBits(term)).flatMap((mask, column) => (mask === 0 ? [] : [{ column, mask }]));
+}
+
+/** The bits of the trigrams of the term's first OVERLAP + 2 bytes, as a row holds them. */
+function probeBits(term: LikeTerm): Int32Array {
   const view = term.view.subarray(0, OVERLAP + 2);
   const bits = new Int32Array(SIG_BITS / 32);
   for (let i = 0; i + 2 < view.length; i++) {
     const bit = trigramBit(view, i);
     bits[bit >>> 5]! |= 1 << (bit & 31);
   }
-  return words48(bits).flatMap((mask, column) => (mask === 0 ? [] : [{ column, mask }]));
+  return bits;
 }
 
 /**

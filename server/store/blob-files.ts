@@ -115,8 +115,9 @@ export class BlobFiles {
     }
   }
 
-  read(location: number, length: number): Uint8Array {
-    const out = Buffer.allocUnsafe(length);
+  /** The value at `location`; read into `into` when it is large enough (a reused buffer: no garbage). */
+  read(location: number, length: number, into?: Buffer): Uint8Array {
+    const out = into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
     if (length === 0) return out;
     this.flush();
     const file = blobFileOf(location);

@@ -41,6 +41,12 @@ export interface WriteOp {
 }
 
 /**
+ * A 32-bit word of a spilled value's records (its index, counted in words) and the bits it
+ * must all have: what the store's SQL function `blob_has_bits` is asked (blob-bits.ts).
+ */
+export type WordBits = readonly [index: number, bits: number];
+
+/**
  * Reads a spilled value back into each row a query returns: the row's `location`
  * and `length` columns name it, and it is put in the `into` column (rows whose
  * location is null keep what `into` holds).

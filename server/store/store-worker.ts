@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
 import { openPrivateFileSync } from '../support/private-files.ts';
+import { someRecordHasBits } from './blob-bits.ts';
 import { BlobFiles, type BlobEnd } from './blob-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
 import { StaleCopies, fullCollection } from './stale-copies.ts';
-import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WriteOp } from './store-types.ts';
+import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WordBits, WriteOp } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker, WorkerMemory } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -86,6 +87,7 @@ class DatabaseHost {
       file: Number(this.scalar("SELECT value FROM store_meta WHERE key = 'blob_file'")),
       size: Number(this.scalar("SELECT value FROM store_meta WHERE key = 'blob_size'")),
     });
+    this.defineBlobFunctions(db, this.blobs);
 
     let replayed = 0;
     let tornBytes = 0;
@@ -352,6 +354,42 @@ class DatabaseHost {
     }
     const params = op.spill ? [...op.params, this.needBlobs().append(op.spill)] : op.params;
     this.statement(op.sql).run(params);
+  }
+
+  /**
+   * SQL functions over spilled values, run where the values are read, so a query over many
+   * of them copies none to the asking thread and leaves no garbage: each is read into one
+   * reused buffer (sql.js copies a function's result into SQLite's own memory). NULL for a
+   * row with no value (`location` NULL).
+   * - `blob_value(location, length)`: the value, for SQL to test (`LIKE`).
+   * - `blob_has_bits(location, length, record_bytes, words_json)`: 1 when some record of the
+   *   value has the words' bits (blob-bits.ts), else 0. The words of the last call are kept
+   *   parsed (a query passes the same words for every row).
+   * Measured (issue 25), a search at 100,000 logs checking 12,500 bodies: resident memory
+   * grew by about 100 MB when the bodies were copied to the engine's thread to be checked.
+   */
+  private defineBlobFunctions(db: Database, blobs: BlobFiles): void {
+    let scratch = Buffer.alloc(0);
+    const read = (location: number, length: number): Uint8Array => {
+      if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, 2 * scratch.length));
+      return blobs.read(location, length, scratch);
+    };
+    db.create_function('blob_value', (location: SqlValue, length: SqlValue) =>
+      typeof location === 'number' ? read(location, Number(length)) : null,
+    );
+    let wordsJson = '';
+    let words: WordBits[] = [];
+    db.create_function(
+      'blob_has_bits',
+      (location: SqlValue, length: SqlValue, recordBytes: SqlValue, json: SqlValue) => {
+        if (typeof location !== 'number') return null;
+        if (json !== wordsJson) {
+          words = JSON.parse(String(json)) as WordBits[];
+          wordsJson = String(json);
+        }
+        return someRecordHasBits(read(location, Number(length)), Number(recordBytes), words) ? 1 : 0;
+      },
+    );
   }
 
   /** Whether a guarded op is due: its query's one value is true (not 0 or NULL). */

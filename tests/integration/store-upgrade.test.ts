@@ -44,6 +44,7 @@ const TODAY = [
   ['logs', 10],
   ['logs', 11],
   ['logs', 12],
+  ['logs', 13],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

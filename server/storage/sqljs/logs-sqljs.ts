@@ -10,7 +10,7 @@ import {
   logInsertValues,
   type LogRow,
 } from '../rows/log-row.ts';
-import { searchLogs, storedBodies, type LogFilter } from './log-search-sqljs.ts';
+import { searchLogs, type LogFilter } from './log-search-sqljs.ts';
 import { logStats, statsFromLogs } from './log-stats-sqljs.ts';
 
 /** SQLite has no boolean: a flag is 0 or 1. */
@@ -150,7 +150,7 @@ export class SqljsLogsRepository implements LogsRepository {
     search: string,
     q: LogQuery,
   ): Promise<{ rows: StoredLog[]; total: number }> {
-    const matches = await searchLogs(this.store, filter, search, storedBodies(this.store));
+    const matches = await searchLogs(this.store, filter, search);
     for (;;) {
       const wanted = matches.slice(q.offset, q.offset + q.limit);
       if (wanted.length === 0) return { rows: [], total: matches.length };
@@ -229,7 +229,10 @@ export class SqljsLogsRepository implements LogsRepository {
   async deleteByIds(accountId: string, ids: readonly string[]): Promise<void> {
     const where = 'l.account_id = ? AND l.id IN (SELECT value FROM json_each(?))';
     const params = [accountId, JSON.stringify(ids)];
-    await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
+    await this.store.write([
+      ...wipeBodiesAndSignatures(where, params),
+      { sql: `DELETE FROM logs AS l WHERE ${where}`, params },
+    ]);
   }
 
   async setPinned(accountId: string, id: string, pinned: boolean): Promise<void> {
@@ -241,7 +244,10 @@ export class SqljsLogsRepository implements LogsRepository {
   async deleteForEndpoint(accountId: string, endpointId: string): Promise<void> {
     const where = 'l.account_id = ? AND l.endpoint_id = ?';
     const params = [accountId, endpointId];
-    await this.store.write([wipeBodies(where, params), { sql: `DELETE FROM logs AS l WHERE ${where}`, params }]);
+    await this.store.write([
+      ...wipeBodiesAndSignatures(where, params),
+      { sql: `DELETE FROM logs AS l WHERE ${where}`, params },
+    ]);
   }
 }
 
@@ -290,11 +296,19 @@ function logFilter(accountId: string, q: Omit<LogQuery, 'limit' | 'offset' | 'se
  * blob files at once, so they are in no file after the next checkpoint, like the
  * rows (secure_delete) and the journal segments holding them.
  */
-function wipeBodies(where: string, params: SqlValue[]): WriteOp {
-  return {
-    sql: `SELECT b.location, b.length FROM logs l JOIN log_bodies b ON b.log_seq = l.seq
+function wipeBodiesAndSignatures(where: string, params: SqlValue[]): WriteOp[] {
+  return [
+    {
+      sql: `SELECT b.location, b.length FROM logs l JOIN log_bodies b ON b.log_seq = l.seq
           WHERE ${where} AND b.location IS NOT NULL`,
-    params,
-    wipe: true,
-  };
+      params,
+      wipe: true,
+    },
+    // A large body's search signature (search-index-sqljs.ts) says which trigrams it held.
+    {
+      sql: `SELECT s.location, s.length FROM logs l JOIN log_search_spilled s ON s.log_seq = l.seq WHERE ${where}`,
+      params,
+      wipe: true,
+    },
+  ];
 }

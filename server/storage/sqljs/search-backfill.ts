@@ -1,8 +1,8 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { BodyReader } from '../../logs/log-search.ts';
-import { MAX_INDEXED_BODY, ROWS_PER_LOG, UNINDEXED_WORD } from '../../logs/search-index.ts';
-import type { Store } from '../../store/store-types.ts';
-import { searchIndexOpBySeq } from './search-index-sqljs.ts';
+import { MAX_INDEXED_BODY, ROWS_PER_LOG, SPILLED_MAX_INDEXED_BODY, UNINDEXED_WORD } from '../../logs/search-index.ts';
+import type { Store, WriteOp } from '../../store/store-types.ts';
+import { searchIndexOpsBySeq } from './search-index-sqljs.ts';
 
 /** Logs indexed per read and write: small enough that deliveries queued behind a batch barely wait. */
 const BATCH = 200;
@@ -171,12 +171,20 @@ export class SearchBackfill {
       );
       if (rows.length === 0) return;
       above = rows[rows.length - 1]!.key;
-      // A body too large to index is not read: its log keeps a full row (memory stays bounded).
+      // Bodies over MAX_INDEXED_BODY are read one at a time (a batch of them could be 200 MB);
+      // one too large to index is not read: its log keeps a full row (memory stays bounded).
       const bodies = await this.readBodies(rows.filter((r) => r.size <= MAX_INDEXED_BODY).map((r) => r.seq));
-      await this.store.write(
-        rows.map((r) => searchIndexOpBySeq(r.seq, r.path, r.raw_headers, bodies.get(r.seq))),
-        'applied',
-      );
+      const ops: WriteOp[] = [];
+      for (const r of rows) {
+        const body =
+          r.size <= MAX_INDEXED_BODY
+            ? bodies.get(r.seq)
+            : r.size <= SPILLED_MAX_INDEXED_BODY
+              ? (await this.readBodies([r.seq])).get(r.seq)
+              : undefined;
+        ops.push(...searchIndexOpsBySeq(r.seq, r.path, r.raw_headers, body));
+      }
+      await this.store.write(ops, 'applied');
       this.waiting = Math.max(0, this.waiting - rows.length);
       // The pass ends at its last batch; logs stored after it are the next pass's.
       if (rows.length < BATCH) return;

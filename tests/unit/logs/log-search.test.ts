@@ -9,6 +9,8 @@ import type { SqlValue } from '../../../server/store/store-types.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
+import { SearchBackfill } from '../../../server/storage/sqljs/search-backfill.ts';
+import { MAX_INDEXED_BODY } from '../../../server/logs/search-index.ts';
 import {
   madeUpTerm,
   randomBody,
@@ -131,8 +133,9 @@ describe('text search through the index', () => {
     await store.close();
   });
 
-  test('finds exactly what LIKE over every log found: rows, order and total, with filters and offsets', async () => {
-    const r = seeded(8);
+  /** Searches for terms of the stored texts and made-up ones, each with every filter, against the oracle. */
+  async function matchesOracle(seed: number): Promise<void> {
+    const r = seeded(seed);
     const filters: Partial<LogQuery>[] = [
       {},
       { endpointId: 'ep_b' },
@@ -157,6 +160,28 @@ describe('text search through the index', () => {
       }
     }
     assert.ok(nonEmpty > 300, `searches that found something: ${nonEmpty}`);
+  }
+
+  test('finds exactly what LIKE over every log found: rows, order and total, with filters and offsets', async () => {
+    await matchesOracle(8);
+  });
+
+  test('indexed, large bodies with their signatures in the blob files, it still finds exactly that', async () => {
+    const failures: unknown[] = [];
+    const indexer = new SearchBackfill(store, storedBodies(store), (e) => failures.push(e));
+    indexer.start();
+    await indexer.idle();
+    await indexer.stop();
+    assert.deepEqual(failures, []);
+    const large = (await store.all<{ seq: number }>('SELECT seq FROM logs WHERE stored_size > ?', [MAX_INDEXED_BODY]))
+      .map((l) => l.seq)
+      .sort((a, b) => a - b);
+    const spilled = (
+      await store.all<{ log_seq: number }>('SELECT log_seq FROM log_search_spilled ORDER BY log_seq')
+    ).map((l) => l.log_seq);
+    assert.ok(large.length >= 10, `large bodies: ${large.length}`);
+    assert.deepEqual(spilled, large);
+    await matchesOracle(10);
   });
 
   test('bodies come back byte for byte, NULs and invalid UTF-8 included', async () => {

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import { likeTerm } from '../../../server/logs/like-text.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
-import { indexProbe, MAX_INDEXED_BODY, probeCondition } from '../../../server/logs/search-index.ts';
+import {
+  indexProbe,
+  MAX_INDEXED_BODY,
+  probeCondition,
+  probeWords,
+  ROW_BYTES,
+  SIGNATURE_COLUMNS,
+  SPILLED_MAX_INDEXED_BODY,
+} from '../../../server/logs/search-index.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
@@ -103,6 +111,79 @@ describe('search index backfill', () => {
       for (const [i, s] of searches.entries()) assert.deepEqual(await page(s), found[i], `search ${JSON.stringify(s)}`);
       // An absent term's candidates: only the logs with a full row now.
       assert.equal(await candidates(store, 'no such text'), large);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a large body: its signature is spilled (also for logs stored before), tested by searches, wiped on delete', async () => {
+    const dir = await tempDir();
+    const large = `{"a":"${'lorem ipsum '.repeat(9_000)}","needle":"large-needle-7"}`;
+    const huge = `{"a":"${'dolor sit '.repeat(110_000)}","needle":"huge-needle-9"}`;
+    assert.ok(large.length > MAX_INDEXED_BODY && large.length <= SPILLED_MAX_INDEXED_BODY);
+    assert.ok(huge.length > SPILLED_MAX_INDEXED_BODY);
+    // A store before the spilled signatures: the indexer left a full row for a body over 64 KB.
+    const before = await open(
+      dir,
+      logsMigrations.filter((m) => m.number < 13),
+    );
+    const old = new SqljsLogsRepository(before, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
+    for (const [id, body] of [
+      ['log_small', '{"b":"small-needle"}'],
+      ['log_large', large],
+      ['log_huge', huge],
+    ] as const)
+      await old.insert(id, newLog(body, 'success', { accountId: ACCOUNT, path: '/hooks' }), 'applied');
+    await before.write([
+      { sql: `UPDATE log_search SET ${SIGNATURE_COLUMNS.map((c) => `${c} = ${2 ** 48 - 1}`).join(', ')}`, params: [] },
+    ]);
+    await before.close();
+
+    const store = await open(dir);
+    try {
+      // The step gives the large body's log back to the indexer; the one past what is spilled keeps its full row.
+      assert.deepEqual(await rowKinds(store), { unindexed: 1, full: 2, signatures: 0 });
+      const backfill = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)));
+      backfill.start();
+      await backfill.idle();
+      await backfill.stop();
+      // A large body's log keeps one full row in the table (every probe passes it) and its signature spilled.
+      assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 3, signatures: 0 });
+      const spilled = await store.all<{ id: string; location: number; length: number }>(
+        'SELECT l.id, s.location, s.length FROM log_search_spilled s JOIN logs l ON l.seq = s.log_seq',
+      );
+      assert.deepEqual(
+        spilled.map((s) => s.id),
+        ['log_large'],
+      );
+      const { location, length } = spilled[0]!;
+      const hasBits = async (term: string) =>
+        (
+          await store.get<{ v: number }>('SELECT blob_has_bits(?, ?, ?, ?) AS v', [
+            location,
+            length,
+            ROW_BYTES,
+            JSON.stringify(probeWords(likeTerm(term))),
+          ])
+        )?.v;
+      assert.equal(await hasBits('large-needle-7'), 1);
+      assert.equal(await hasBits('LOREM IPSUM'), 1);
+      assert.equal(await hasBits('huge-needle-9'), 0);
+
+      const repo = new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
+      const ids = async (search: string) =>
+        (await repo.page(ACCOUNT, { limit: 20, offset: 0, search })).rows.map((l) => l.id);
+      assert.deepEqual(await ids('large-needle-7'), ['log_large']);
+      assert.deepEqual(await ids('huge-needle-9'), ['log_huge']);
+      assert.deepEqual(await ids('needle'), ['log_huge', 'log_large', 'log_small']);
+      assert.deepEqual(await ids('no-such-needle'), []);
+
+      // Deleted on purpose: the signature goes with the log, and its bytes are overwritten.
+      await repo.deleteByIds(ACCOUNT, ['log_large']);
+      assert.equal((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM log_search_spilled'))?.n, 0);
+      const bytes = await store.get<{ v: Uint8Array }>('SELECT blob_value(?, ?) AS v', [location, length]);
+      assert.equal(bytes?.v.length, length);
+      assert.equal(Buffer.from(bytes.v).equals(Buffer.alloc(length)), true);
     } finally {
       await store.close();
     }
