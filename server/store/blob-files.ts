@@ -27,6 +27,22 @@ export const blobLocation = (file: number, offset: number): number => file * FIL
 export const blobFileOf = (location: number): number => Math.floor(location / FILE_UNIT);
 const offsetOf = (location: number): number => location % FILE_UNIT;
 
+/** Bytes of a blob file read ahead (BlobFiles.readThrough); `file` -1 holds none. */
+export interface ReadWindow {
+  bytes: Buffer;
+  file: number;
+  start: number;
+  filled: number;
+}
+
+/** An empty window of `size` bytes. */
+export const readWindow = (size: number): ReadWindow => ({
+  bytes: Buffer.allocUnsafe(size),
+  file: -1,
+  start: 0,
+  filled: 0,
+});
+
 /** Where the files end: the next byte a blob would be written at. */
 export interface BlobEnd {
   file: number;
@@ -115,9 +131,8 @@ export class BlobFiles {
     }
   }
 
-  /** The value at `location`; read into `into` when it is large enough (a reused buffer: no garbage). */
-  read(location: number, length: number, into?: Buffer): Uint8Array {
-    const out = into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
+  read(location: number, length: number): Uint8Array {
+    const out = Buffer.allocUnsafe(length);
     if (length === 0) return out;
     this.flush();
     const file = blobFileOf(location);
@@ -129,6 +144,36 @@ export class BlobFiles {
       got += n;
     }
     return out;
+  }
+
+  /**
+   * The value at `location` through `window`: served from the window's bytes when they hold
+   * it, else the window is refilled with the file's bytes from there (up to its size; a
+   * larger value is read into it alone). Values read in order of location, as a query over
+   * logs in seq order reads their bodies, then cost one read per window, not one each.
+   * A window holds bytes as they were when read: reset it before a wipe could change them.
+   */
+  readThrough(location: number, length: number, window: ReadWindow): Uint8Array {
+    const file = blobFileOf(location);
+    const offset = offsetOf(location);
+    if (file === window.file && offset >= window.start && offset + length <= window.start + window.filled) {
+      return window.bytes.subarray(offset - window.start, offset - window.start + length);
+    }
+    if (window.bytes.length < length) window.bytes = Buffer.allocUnsafe(length);
+    this.flush();
+    const fd = this.reader(file);
+    let got = 0;
+    for (let n = -1; n !== 0 && got < window.bytes.length; got += n) {
+      n = readSync(fd, window.bytes, got, window.bytes.length - got, offset + got);
+    }
+    window.file = file;
+    window.start = offset;
+    window.filled = got;
+    if (got < length) {
+      window.file = -1;
+      throw new Error(`${blobFileName(file)} ends before the ${length} bytes at ${offset}`);
+    }
+    return window.bytes.subarray(0, length);
   }
 
   /** Overwrites a stored value with zeros (its row is being deleted on purpose). */

@@ -178,7 +178,9 @@ describe('search index backfill', () => {
       assert.deepEqual(await ids('needle'), ['log_huge', 'log_large', 'log_small']);
       assert.deepEqual(await ids('no-such-needle'), []);
 
-      // Deleted on purpose: the signature goes with the log, and its bytes are overwritten.
+      // Deleted on purpose: the signature goes with the log, and its bytes are overwritten (read
+      // just before, so the worker's read-ahead held them: a query after the wipe reads afresh).
+      assert.equal(await hasBits('large-needle-7'), 1);
       await repo.deleteByIds(ACCOUNT, ['log_large']);
       assert.equal((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM log_search_spilled'))?.n, 0);
       const bytes = await store.get<{ v: Uint8Array }>('SELECT blob_value(?, ?) AS v', [location, length]);

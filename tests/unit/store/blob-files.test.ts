@@ -9,6 +9,7 @@ import {
   blobFileName,
   blobFileOf,
   blobLocation,
+  readWindow,
 } from '../../../server/store/blob-files.ts';
 
 const tempDir = tempDirs('hookscope-blobs-');
@@ -85,6 +86,38 @@ describe('blob files', () => {
     assert.deepEqual(await files(dir), [blobFileName(2), blobFileName(4)]);
     assert.equal(blobs.reclaim(new Set()), 1);
     assert.deepEqual(await files(dir), [blobFileName(4)]);
+    blobs.close();
+  });
+
+  test('reads through a window give the exact bytes, in order or not, larger than it, across files, appended since', async () => {
+    const dir = await tempDir();
+    const blobs = new BlobFiles(dir);
+    blobs.open({ file: 1, size: 0 });
+    const values = Array.from({ length: 40 }, (_, i) => bytes(10 + i, i + 1));
+    const at = values.map((v) => blobs.append(v));
+    const big = bytes(300, 0xaa);
+    const bigAt = blobs.append(big);
+    const window = readWindow(64);
+    const read = (i: number) => Buffer.from(blobs.readThrough(at[i]!, values[i]!.length, window));
+    for (const i of [0, 1, 2, 3, 39, 5, 38, 4]) assert.deepEqual(read(i), values[i], `value ${i}`);
+    assert.deepEqual(Buffer.from(blobs.readThrough(bigAt, 300, window)), big);
+    // The window holds the first bytes of the value it was filled for; the value after it is read again.
+    assert.equal(window.start, bigAt % 2 ** 32);
+    // A value appended after the window was filled, and one in the next file.
+    const later = blobs.append(bytes(20, 7));
+    assert.deepEqual(Buffer.from(blobs.readThrough(later, 20, window)), bytes(20, 7));
+    // That read stopped at the end of the file: a value appended after it is not in the window.
+    const after = blobs.append(bytes(20, 8));
+    assert.deepEqual(Buffer.from(blobs.readThrough(after, 20, window)), bytes(20, 8));
+    blobs.append(Buffer.alloc(BLOB_FILE_BYTES)); // file 2, alone
+    const next = blobs.append(bytes(5, 9));
+    assert.equal(blobFileOf(next), 3);
+    assert.deepEqual(read(0), values[0]); // the window now holds file 1 from offset 0
+    assert.deepEqual(Buffer.from(blobs.readThrough(next, 5, window)), bytes(5, 9));
+    assert.equal(window.file, 3);
+    // Past the end of the file: an error, and the window holds nothing.
+    assert.throws(() => blobs.readThrough(next + 3, 5, window), /blobs-000003\.dat ends before the 5 bytes at 3/);
+    assert.equal(window.file, -1);
     blobs.close();
   });
 
