@@ -29,8 +29,8 @@ const INSERT_BODY = `INSERT INTO log_bodies (log_seq, body, length, location)
 const BODY_BLOB = { location: 'body_location', length: 'body_length', into: 'body' } as const;
 
 // Oldest unpinned first beyond the per-account limit of unpinned logs; the LIMIT is 0 (no
-// work) while under it. The logs_by_pinned index (account_id, pinned, seq) starts the scan
-// at the oldest unpinned log, however many pinned ones are older.
+// work) while under it. logs_by_account gives the account's logs oldest first; the pinned
+// ones among them (few: the logs_pinned_only migration) are stepped over in the rows.
 const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM logs WHERE account_id = ?1 AND pinned = 0 ORDER BY seq
   LIMIT MAX(0, COALESCE((SELECT count - pinned_count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
@@ -45,7 +45,7 @@ const OVER_BYTES = 'SELECT bytes - pinned_bytes > ?2 FROM log_stats WHERE accoun
 // While under budget the inner LIMIT is 0, which SQLite checks before reading a row: a
 // WHERE on the subquery's constant was not enough (measured: it still ran the window over
 // every log, ~1 ms per insert at 30,000 logs; with the LIMIT ~30 us, flat).
-// The logs_by_pinned index (account_id, pinned, seq) serves the scan in order.
+// logs_by_account serves the scan in order.
 const ACCOUNT_BYTES = '(SELECT COALESCE(bytes - pinned_bytes, 0) FROM log_stats WHERE account_id = ?1)';
 const EVICT_OVER_BYTES = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM (
@@ -110,14 +110,10 @@ export class SqljsLogsRepository implements LogsRepository {
     // One batch: as two reads, a delivery applied between them made the total disagree with the page.
     const [rows, count] = await this.store.batch([
       {
-        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM ${pageSource(q)} WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
         params: [...filter.params, q.limit, q.offset],
       },
-      accountTotal(accountId, q) ?? {
-        sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`,
-        params: filter.params,
-        one: true as const,
-      },
+      pageTotal(accountId, q),
     ]);
     return { rows: (rows as unknown as LogRow[]).map(logFromRow), total: Number(count?.n ?? 0) };
   }
@@ -252,6 +248,33 @@ export class SqljsLogsRepository implements LogsRepository {
 }
 
 /**
+ * Where a page reads its logs. The pinned ones through logs_pinned, named: SQLite, with no
+ * statistics, ranks it level with logs_by_account (both give the account's logs by seq) and
+ * took the latter, which reads every row of the account when none is pinned.
+ */
+function pageSource(q: LogQuery): string {
+  return q.pinned === true ? 'logs l INDEXED BY logs_pinned' : 'logs l';
+}
+
+/**
+ * A page's total. Unpinned logs have no index of their own (the logs_pinned_only migration):
+ * their total is the one without the pinned filter less the pinned ones, two counts through
+ * indexes instead of a check of every row.
+ */
+function pageTotal(accountId: string, q: LogQuery): ReadQuery & { one: true } {
+  if (q.pinned !== false) return accountTotal(accountId, q) ?? counted(accountId, q);
+  const all = pageTotal(accountId, { ...q, pinned: undefined });
+  const pinned = pageTotal(accountId, { ...q, pinned: true });
+  return { sql: `SELECT (${all.sql}) - (${pinned.sql}) AS n`, params: [...all.params, ...pinned.params], one: true };
+}
+
+/** COUNT(*) of the page's filters. */
+function counted(accountId: string, q: LogQuery): ReadQuery & { one: true } {
+  const filter = logFilter(accountId, q);
+  return { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`, params: filter.params, one: true };
+}
+
+/**
  * The total of a page filtered by the account alone or with a status, from the account's counts
  * row (kept by triggers: the log_stats_failed migration), so it is read, not counted; undefined
  * for any other filter.
@@ -284,10 +307,9 @@ function logFilter(accountId: string, q: Omit<LogQuery, 'limit' | 'offset' | 'se
     where.push('l.event_type = ?');
     params.push(q.eventType);
   }
-  if (q.pinned !== undefined) {
-    where.push('l.pinned = ?');
-    params.push(q.pinned ? 1 : 0);
-  }
+  // A literal, not a parameter: SQLite picks the partial index logs_pinned (WHERE pinned = 1)
+  // only when the query's own text implies its condition.
+  if (q.pinned !== undefined) where.push(q.pinned ? 'l.pinned = 1' : 'l.pinned = 0');
   return { where: where.join(' AND '), params };
 }
 

@@ -4,7 +4,8 @@ import type { LogQuery } from '../../../server/logs/log-types.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import type { ReadQuery, Store } from '../../../server/store/store-types.ts';
+import type { ReadQuery, Store, WriteAck, WriteOp } from '../../../server/store/store-types.ts';
+import { newLog } from '../../helpers/new-log.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('hookscope-filter-plans-');
@@ -81,5 +82,84 @@ describe('list filters on sql.js', () => {
     const { page, count } = await plans({ endpointId: 'ep_1' });
     assert.equal(page, 'SEARCH l USING INDEX logs_by_endpoint (endpoint_id=?)');
     assert.equal(count, 'SEARCH l USING COVERING INDEX logs_by_endpoint_status (account_id=? AND endpoint_id=?)');
+  });
+
+  test('pinned logs, alone or with any other filter, are read from the pinned-only index, page and count', async () => {
+    for (const filters of [
+      { pinned: true },
+      { pinned: true, status: 'failed' as const },
+      { pinned: true, endpointId: 'ep_1' },
+      { pinned: true, eventType: 'push' },
+      { pinned: true, endpointId: 'ep_1', status: 'failed' as const },
+    ]) {
+      const { page, count } = await plans(filters);
+      assert.equal(page, 'SEARCH l USING INDEX logs_pinned (account_id=?)', JSON.stringify(filters));
+      assert.equal(count, 'SEARCH l USING COVERING INDEX logs_pinned (account_id=?)', JSON.stringify(filters));
+    }
+  });
+
+  test('an unpinned total is the total without the filter less the pinned ones, each read through an index', async () => {
+    const pinnedOnes = 'SEARCH l USING COVERING INDEX logs_pinned (account_id=?)';
+    const counts = 'SEARCH log_stats USING INDEX sqlite_autoindex_log_stats_1 (account_id=?)';
+    assert.equal(
+      (await plans({ pinned: false })).count,
+      `SCAN CONSTANT ROW; SCALAR SUBQUERY 2; SCAN CONSTANT ROW; SCALAR SUBQUERY 1; ${counts}; SCALAR SUBQUERY 3; ${pinnedOnes}`,
+    );
+    assert.equal(
+      (await plans({ pinned: false, endpointId: 'ep_1' })).count,
+      'SCAN CONSTANT ROW; SCALAR SUBQUERY 1; SEARCH l USING COVERING INDEX logs_by_endpoint_status ' +
+        `(account_id=? AND endpoint_id=?); SCALAR SUBQUERY 2; ${pinnedOnes}`,
+    );
+  });
+});
+
+/** SQLite's plans for the evictions an insert carries (the ops whose `when` decides whether they run). */
+async function evictionPlans(): Promise<string[]> {
+  const store = await SqljsStore.open({
+    dir: await tempDir(),
+    migrations: [{ feature: 'logs', migrations: logsMigrations }],
+  });
+  try {
+    const sent: WriteOp[] = [];
+    const spy = new Proxy(store, {
+      get(target, key) {
+        if (key === 'write')
+          return (ops: WriteOp[], ack?: WriteAck) => {
+            sent.push(...ops);
+            return target.write(ops, ack);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Store;
+    await new SqljsLogsRepository(spy, ROOMY).insert('log_1', newLog('{}', 'success'), 'applied');
+    const evictions = sent.filter((op) => op.when);
+    assert.equal(evictions.length, 2, 'over the count and over the bytes');
+    const plan = async (op: WriteOp) =>
+      (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${op.sql}`, op.params)).map((r) => r.detail).join('; ');
+    return Promise.all(evictions.map(plan));
+  } finally {
+    await store.close();
+  }
+}
+
+// With logs_by_pinned gone (the logs_pinned_only migration), retention finds the oldest unpinned
+// logs through the account's index in seq order, stepping over pinned rows; a plan that scanned
+// the table or sorted would cost a pass over the whole store at every eviction.
+describe('retention on sql.js', () => {
+  test("evictions walk the account's logs oldest first through its index", async () => {
+    const [overCount, overBytes] = await evictionPlans();
+    const stats = 'SEARCH log_stats USING INDEX sqlite_autoindex_log_stats_1 (account_id=?)';
+    assert.equal(
+      overCount,
+      `SEARCH logs USING INTEGER PRIMARY KEY (rowid=?); LIST SUBQUERY 2; SCALAR SUBQUERY 1; ${stats}; ` +
+        'SEARCH logs USING INDEX logs_by_account (account_id=?)',
+    );
+    assert.equal(
+      overBytes,
+      'SEARCH logs USING INTEGER PRIMARY KEY (rowid=?); LIST SUBQUERY 4; CO-ROUTINE (subquery-2); ' +
+        'CO-ROUTINE (subquery-5); SEARCH logs USING INDEX logs_by_account (account_id=?); ' +
+        `SCALAR SUBQUERY 1; ${stats}; SCAN (subquery-5); SCAN (subquery-2); SCALAR SUBQUERY 3; ${stats}`,
+    );
   });
 });
