@@ -45,6 +45,7 @@ const TODAY = [
   ['logs', 11],
   ['logs', 12],
   ['logs', 13],
+  ['logs', 14],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
