@@ -256,12 +256,15 @@ function pageSource(q: LogQuery): string {
   return q.pinned === true ? 'logs l INDEXED BY logs_pinned' : 'logs l';
 }
 
+/** A read of one row holding a total, `n`. */
+type TotalQuery = ReadQuery & { params: SqlValue[]; one: true };
+
 /**
  * A page's total. Unpinned logs have no index of their own (the logs_pinned_only migration):
  * their total is the one without the pinned filter less the pinned ones, two counts through
  * indexes instead of a check of every row.
  */
-function pageTotal(accountId: string, q: LogQuery): ReadQuery & { one: true } {
+function pageTotal(accountId: string, q: LogQuery): TotalQuery {
   if (q.pinned !== false) return accountTotal(accountId, q) ?? counted(accountId, q);
   const all = pageTotal(accountId, { ...q, pinned: undefined });
   const pinned = pageTotal(accountId, { ...q, pinned: true });
@@ -269,7 +272,7 @@ function pageTotal(accountId: string, q: LogQuery): ReadQuery & { one: true } {
 }
 
 /** COUNT(*) of the page's filters. */
-function counted(accountId: string, q: LogQuery): ReadQuery & { one: true } {
+function counted(accountId: string, q: LogQuery): TotalQuery {
   const filter = logFilter(accountId, q);
   return { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`, params: filter.params, one: true };
 }
@@ -279,7 +282,7 @@ function counted(accountId: string, q: LogQuery): ReadQuery & { one: true } {
  * row (kept by triggers: the log_stats_failed migration), so it is read, not counted; undefined
  * for any other filter.
  */
-function accountTotal(accountId: string, q: LogQuery): (ReadQuery & { one: true }) | undefined {
+function accountTotal(accountId: string, q: LogQuery): TotalQuery | undefined {
   // Named, not listed by exclusion, so a filter added to LogQuery later is counted, never ignored.
   const { limit: _limit, offset: _offset, search: _search, status, ...others } = q;
   if (Object.values(others).some((v) => v !== undefined)) return undefined;
