@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CustomResponse } from '../../endpoints/custom-response.ts';
 import type { AnswerRecord, HeaderPairs, LogStatus, NewLog, QueryObject } from '../../logs/log-types.ts';
-import type { LogVerification } from '../../logs/logs-schemas.ts';
 import type { StoredLog } from '../../logs/logs-repository.ts';
+import { verificationFromJson, verificationJson } from './verification-json.ts';
 
 /**
  * Text that came from outside (a sender's path, content type and address, a derived
@@ -54,7 +54,7 @@ export const LOG_INSERT_COLUMNS = `id, account_id, endpoint_id, method, path, qu
   answer_status, answer_message, answer_custom`;
 
 /**
- * The values of LOG_INSERT_COLUMNS: query, headers and verification as JSON text
+ * The values of LOG_INSERT_COLUMNS: query, headers and verification (its compact form) as JSON text
  * (whose escapes never hold a raw U+0000), the backend's flag and outside text.
  */
 export const logInsertValues = <Flag, Text>(
@@ -81,7 +81,7 @@ export const logInsertValues = <Flag, Text>(
     log.receivedAt,
     log.durationMs,
     log.status,
-    JSON.stringify(log.verification),
+    verificationJson(log.verification),
     nullable(log.eventType, text),
     log.answer.status,
     nullable(log.answer.message, text),
@@ -112,7 +112,7 @@ export function logFromRow(r: LogRow): StoredLog {
     receivedAt: r.received_at,
     durationMs: r.duration_ms,
     status: r.status as LogStatus,
-    verification: JSON.parse(r.verification) as LogVerification,
+    verification: verificationFromJson(r.verification),
     pinned: r.pinned === true || r.pinned === 1,
     eventType: outsideTextOrNull(r.event_type),
     body: r.body ? Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) : null,
