@@ -46,6 +46,7 @@ const TODAY = [
   ['logs', 12],
   ['logs', 13],
   ['logs', 14],
+  ['logs', 15],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

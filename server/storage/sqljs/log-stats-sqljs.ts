@@ -13,10 +13,10 @@ export function logStats(store: Store, accountId: string, q: LogStatsQuery): Pro
 
 /**
  * The stats from every log in the window, all in SQL over the (account_id, received_at)
- * index: one grouped pass for counts and sizes per endpoint and bucket, one for the
- * failure reasons, and one sort of the sizes for the percentiles. Millisecond
- * times are bound as doubles by sql.js, hence the CASTs to keep the bucket
- * arithmetic in integers. Its cost grows with the logs in the window (about 180 ms
+ * index and the window's rows: one grouped pass for counts and sizes per endpoint and
+ * bucket, one for the failure reasons, and one sort of the sizes for the percentiles.
+ * Millisecond times are bound as doubles by sql.js, hence the CASTs to keep the bucket
+ * arithmetic in integers. Its cost grows with the logs in the window (about 200 ms
  * for 100,000), so only short windows come here.
  */
 export async function statsFromLogs(store: Store, accountId: string, q: LogStatsQuery): Promise<LogStats> {
@@ -47,7 +47,9 @@ export async function statsFromLogs(store: Store, accountId: string, q: LogStats
     const r50 = nearestRank(0.5, sizes.count);
     const r95 = nearestRank(0.95, sizes.count);
     const ranked = await store.all<{ rn: number; size: number }>(
-      `SELECT rn, size FROM (SELECT size, ROW_NUMBER() OVER (ORDER BY size) AS rn FROM logs WHERE ${whereSql})
+      // Named: with no statistics SQLite walked the whole account in logs_by_size (it holds the size) instead
+      // of the window's rows (measured at 100,000 logs: 7.8 ms against 0.3-0.9 for a 1h window).
+      `SELECT rn, size FROM (SELECT size, ROW_NUMBER() OVER (ORDER BY size) AS rn FROM logs INDEXED BY logs_by_received_at WHERE ${whereSql})
        WHERE rn IN (?, ?)`,
       [...params, r50, r95],
     );
