@@ -283,7 +283,7 @@ export const logsMigrations: Migration[] = [
     // index serves what is left: the 1h window (minute buckets) and log_hourly's look-up of an
     // hour's newest log after a delete, each over the logs of an hour or so. Reading those rows
     // costs less than carrying endpoint, status and size in every entry: at 100,000 logs over 30
-    // days (the seeded store), 86 -> about 45 bytes a delivery, and the 1h stats 0.3-0.9 ms
+    // days (the seeded store), 86 -> 41-45 bytes a delivery, and the 1h stats 0.3-0.9 ms
     // either way; a window of 98,000 logs (a flood within the hour) 174-190 -> 191-207 ms.
     // Same name: log_hourly's triggers name it (INDEXED BY).
     number: 15,
