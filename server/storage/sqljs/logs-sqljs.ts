@@ -29,8 +29,8 @@ const INSERT_BODY = `INSERT INTO log_bodies (log_seq, body, length, location)
 const BODY_BLOB = { location: 'body_location', length: 'body_length', into: 'body' } as const;
 
 // Oldest unpinned first beyond the per-account limit of unpinned logs; the LIMIT is 0 (no
-// work) while under it. logs_by_account gives the account's logs oldest first; the pinned
-// ones among them (few: the logs_pinned_only migration) are stepped over in the rows.
+// work) while under it. logs_by_account (account_id, seq, pinned) gives the account's logs
+// oldest first and steps over the pinned ones in the index (the logs_pinned_only migration).
 const EVICT_OVER_COUNT = `DELETE FROM logs WHERE seq IN (
   SELECT seq FROM logs WHERE account_id = ?1 AND pinned = 0 ORDER BY seq
   LIMIT MAX(0, COALESCE((SELECT count - pinned_count FROM log_stats WHERE account_id = ?1), 0) - ?2))`;
@@ -110,7 +110,7 @@ export class SqljsLogsRepository implements LogsRepository {
     // One batch: as two reads, a delivery applied between them made the total disagree with the page.
     const [rows, count] = await this.store.batch([
       {
-        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM ${pageSource(q)} WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM ${logsSource(q)} WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
         params: [...filter.params, q.limit, q.offset],
       },
       pageTotal(accountId, q),
@@ -248,11 +248,12 @@ export class SqljsLogsRepository implements LogsRepository {
 }
 
 /**
- * Where a page reads its logs. The pinned ones through logs_pinned, named: SQLite, with no
- * statistics, ranks it level with logs_by_account (both give the account's logs by seq) and
- * took the latter, which reads every row of the account when none is pinned.
+ * Where a page and its count read the logs. The pinned ones through logs_pinned, named: SQLite,
+ * with no statistics, ranks it level with logs_by_account (both give the account's logs by seq,
+ * and that one holds `pinned` too) and took the latter, which walks every log of the account
+ * when none is pinned.
  */
-function pageSource(q: LogQuery): string {
+function logsSource(q: LogQuery): string {
   return q.pinned === true ? 'logs l INDEXED BY logs_pinned' : 'logs l';
 }
 
@@ -274,7 +275,7 @@ function pageTotal(accountId: string, q: LogQuery): TotalQuery {
 /** COUNT(*) of the page's filters. */
 function counted(accountId: string, q: LogQuery): TotalQuery {
   const filter = logFilter(accountId, q);
-  return { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${filter.where}`, params: filter.params, one: true };
+  return { sql: `SELECT COUNT(*) AS n FROM ${logsSource(q)} WHERE ${filter.where}`, params: filter.params, one: true };
 }
 
 /**
