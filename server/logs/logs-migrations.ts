@@ -297,6 +297,18 @@ export const logsMigrations: Migration[] = [
     sql: `DROP INDEX logs_by_received_at;
           CREATE INDEX logs_by_received_at ON logs (account_id, received_at);`,
   },
+  {
+    // A log's headers go to the blob files with its body, one spilled value, headers first
+    // (server/storage/sqljs/stored-headers-sqljs.ts): the row keeps where (headers_at, a blob
+    // location) and how long. Their JSON was 246 of a row's 553 bytes at 100,000 deliveries,
+    // and sql.js holds the database in memory and each checkpoint copies it. Logs stored
+    // before keep theirs in raw_headers. The blob file stays while the body's row refers to
+    // it (log_bodies' location is in the same file: one value is never split across files).
+    number: 16,
+    name: 'logs_headers_spilled',
+    sql: `ALTER TABLE logs ADD COLUMN headers_at INTEGER;
+          ALTER TABLE logs ADD COLUMN headers_length INTEGER;`,
+  },
 ];
 
 // log_hourly's trigger statements (the logs_hourly migration), for a row `r` (NEW or OLD). Function

@@ -47,6 +47,7 @@ const TODAY = [
   ['logs', 13],
   ['logs', 14],
   ['logs', 15],
+  ['logs', 16],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],

@@ -43,10 +43,16 @@ export interface LogRow {
   answer_custom_json?: string | null;
 }
 
-/** What a list reads of a log (everything but the body and the answer), over `logs l`. */
-export const LOG_SUMMARY_COLUMNS = `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, l.raw_headers,
+/**
+ * What a list reads of a log (everything but the body and the answer), over `logs l`;
+ * `rawHeaders` is the expression of the headers' JSON where a backend keeps them elsewhere.
+ */
+export const logSummaryColumns = (
+  rawHeaders = 'l.raw_headers',
+): string => `l.seq, l.id, l.account_id, l.endpoint_id, l.method, l.path, l.query, ${rawHeaders} AS raw_headers,
   l.content_type, l.size, l.declared_size, l.stored_size, l.truncated, l.source_ip, l.received_at, l.duration_ms, l.status, l.verification, l.pinned,
   l.event_type`;
+export const LOG_SUMMARY_COLUMNS = logSummaryColumns();
 
 /** The columns an insert writes, in the order logInsertValues gives their values. */
 export const LOG_INSERT_COLUMNS = `id, account_id, endpoint_id, method, path, query, raw_headers, content_type,

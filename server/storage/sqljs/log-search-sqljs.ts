@@ -9,6 +9,7 @@ import {
   ROWS_PER_LOG,
 } from '../../logs/search-index.ts';
 import type { SqlValue, Store } from '../../store/store-types.ts';
+import { STORED_HEADERS } from './stored-headers-sqljs.ts';
 
 /** The filters of a page other than the search, over `logs l`. */
 export interface LogFilter {
@@ -33,7 +34,7 @@ export async function searchLogs(store: Store, filter: LogFilter, search: string
   // rows is listed once per passing row (cheaper deduplicated here than by DISTINCT).
   const found = await store.get<{ seqs: string; sizes: string }>(
     `SELECT json_group_array(CASE WHEN hit THEN -seq ELSE seq END) AS seqs, json_group_array(size) AS sizes
-     FROM (SELECT l.seq, l.stored_size AS size, l.path LIKE ?1 ESCAPE '\\' OR l.raw_headers LIKE ?1 ESCAPE '\\' AS hit
+     FROM (SELECT l.seq, l.stored_size AS size, l.path LIKE ?1 ESCAPE '\\' OR ${STORED_HEADERS} LIKE ?1 ESCAPE '\\' AS hit
            FROM log_search s CROSS JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
            WHERE ${probe.sql} AND ${filter.where})`,
     [like, ...probe.params, ...filter.params],

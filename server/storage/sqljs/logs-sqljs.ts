@@ -5,26 +5,34 @@ import {
   answerFromRow,
   CustomAnswerKeys,
   LOG_INSERT_COLUMNS,
-  LOG_SUMMARY_COLUMNS,
   logFromRow,
+  logSummaryColumns,
   logInsertValues,
   type LogRow,
 } from '../rows/log-row.ts';
 import { searchLogs, type LogFilter } from './log-search-sqljs.ts';
 import { logStats, statsFromLogs } from './log-stats-sqljs.ts';
+import { STORED_HEADERS } from './stored-headers-sqljs.ts';
+
+const SUMMARY = logSummaryColumns(STORED_HEADERS);
 
 /** SQLite has no boolean: a flag is 0 or 1. */
 const flag = (on: boolean): number => (on ? 1 : 0);
 /** SQLite's text holds U+0000: outside text is stored as it is. */
 const text = (s: string): string => s;
 
-const INSERT_LOG = `INSERT INTO logs (${LOG_INSERT_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// The headers' JSON and the body are one spilled value, headers first (stored-headers-sqljs.ts):
+// the row keeps the headers' length (?22) and location (?23, bound last by the worker), and
+// raw_headers is left empty.
+const INSERT_LOG = `INSERT INTO logs (${LOG_INSERT_COLUMNS}, headers_length, headers_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** logInsertValues' index of the headers' JSON. */
+const RAW_HEADERS = 6;
 // Once per account and content; a log names it by key (the logs_answers migration).
 const INSERT_CUSTOM_ANSWER = 'INSERT OR IGNORE INTO log_custom_answers (account_id, key, answer) VALUES (?, ?, ?)';
-// The body itself is spilled to the store's blob files; its location is bound as ?3.
+// The body is in the blob files right after the headers the log's insert spilled.
 const INSERT_BODY = `INSERT INTO log_bodies (log_seq, body, length, location)
-  VALUES ((SELECT seq FROM logs WHERE id = ?1), X'', ?2, ?3)`;
+  SELECT seq, X'', ?2, headers_at + headers_length FROM logs WHERE id = ?1`;
 /** Where find() gets a body: the blob files when the row has a location, else the inline column. */
 const BODY_BLOB = { location: 'body_location', length: 'body_length', into: 'body' } as const;
 
@@ -82,10 +90,13 @@ export class SqljsLogsRepository implements LogsRepository {
   async insert(id: string, log: NewLog, ack: WriteAck): Promise<WriteReceipt> {
     const retention = this.retention();
     const custom = log.answer.custom ? this.customAnswers.of(log.answer.custom) : null;
+    const values: SqlValue[] = [...logInsertValues(id, log, custom?.key ?? null, flag, text)];
+    const headers = Buffer.from(String(values[RAW_HEADERS]));
+    values[RAW_HEADERS] = '';
     const ops: WriteOp[] = [
       ...(custom ? [{ sql: INSERT_CUSTOM_ANSWER, params: [log.accountId, custom.key, custom.json] }] : []),
-      { sql: INSERT_LOG, params: [...logInsertValues(id, log, custom?.key ?? null, flag, text)] },
-      { sql: INSERT_BODY, params: [id, log.body.length], spill: log.body },
+      { sql: INSERT_LOG, params: [...values, headers.length], spill: Buffer.concat([headers, log.body]) },
+      { sql: INSERT_BODY, params: [id, log.body.length] },
       {
         sql: EVICT_OVER_COUNT,
         params: [log.accountId, retention.maxLogsPerAccount],
@@ -110,7 +121,7 @@ export class SqljsLogsRepository implements LogsRepository {
     // One batch: as two reads, a delivery applied between them made the total disagree with the page.
     const [rows, count] = await this.store.batch([
       {
-        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM ${logsSource(q)} WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
+        sql: `SELECT ${SUMMARY} FROM ${logsSource(q)} WHERE ${filter.where} ORDER BY l.seq DESC LIMIT ? OFFSET ?`,
         params: [...filter.params, q.limit, q.offset],
       },
       pageTotal(accountId, q),
@@ -127,7 +138,7 @@ export class SqljsLogsRepository implements LogsRepository {
     const [found, rows, count] = await this.store.batch([
       { sql: `SELECT ${cursor} AS seq`, params: [q.after, accountId], one: true },
       {
-        sql: `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE ${where} ORDER BY l.seq LIMIT ?`,
+        sql: `SELECT ${SUMMARY} FROM logs l WHERE ${where} ORDER BY l.seq LIMIT ?`,
         params: [...params, q.limit],
       },
       { sql: `SELECT COUNT(*) AS n FROM logs l WHERE ${where}`, params, one: true },
@@ -151,7 +162,7 @@ export class SqljsLogsRepository implements LogsRepository {
       const wanted = matches.slice(q.offset, q.offset + q.limit);
       if (wanted.length === 0) return { rows: [], total: matches.length };
       const rows = await this.store.all<LogRow>(
-        `SELECT ${LOG_SUMMARY_COLUMNS} FROM json_each(?) j CROSS JOIN logs l ON l.seq = j.value
+        `SELECT ${SUMMARY} FROM json_each(?) j CROSS JOIN logs l ON l.seq = j.value
          WHERE ${filter.where} ORDER BY l.seq DESC`,
         [JSON.stringify(wanted), ...filter.params],
       );
@@ -163,7 +174,7 @@ export class SqljsLogsRepository implements LogsRepository {
 
   async find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined> {
     const row = await this.store.get<LogRow>(
-      `SELECT ${LOG_SUMMARY_COLUMNS}, b.body, b.location AS body_location, b.length AS body_length,
+      `SELECT ${SUMMARY}, b.body, b.location AS body_location, b.length AS body_length,
          l.answer_status, l.answer_message, c.answer AS answer_custom_json
        FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
          LEFT JOIN log_custom_answers c ON c.account_id = l.account_id AND c.key = l.answer_custom
@@ -188,10 +199,10 @@ export class SqljsLogsRepository implements LogsRepository {
   }
 
   async findSummary(accountId: string, id: string): Promise<StoredLog | undefined> {
-    const row = await this.store.get<LogRow>(
-      `SELECT ${LOG_SUMMARY_COLUMNS} FROM logs l WHERE l.id = ? AND l.account_id = ?`,
-      [id, accountId],
-    );
+    const row = await this.store.get<LogRow>(`SELECT ${SUMMARY} FROM logs l WHERE l.id = ? AND l.account_id = ?`, [
+      id,
+      accountId,
+    ]);
     return row ? logFromRow(row) : undefined;
   }
 
@@ -226,7 +237,7 @@ export class SqljsLogsRepository implements LogsRepository {
     const where = 'l.account_id = ? AND l.id IN (SELECT value FROM json_each(?))';
     const params = [accountId, JSON.stringify(ids)];
     await this.store.write([
-      ...wipeBodiesAndSignatures(where, params),
+      ...wipeStoredValues(where, params),
       { sql: `DELETE FROM logs AS l WHERE ${where}`, params },
     ]);
   }
@@ -241,7 +252,7 @@ export class SqljsLogsRepository implements LogsRepository {
     const where = 'l.account_id = ? AND l.endpoint_id = ?';
     const params = [accountId, endpointId];
     await this.store.write([
-      ...wipeBodiesAndSignatures(where, params),
+      ...wipeStoredValues(where, params),
       { sql: `DELETE FROM logs AS l WHERE ${where}`, params },
     ]);
   }
@@ -318,15 +329,20 @@ function logFilter(accountId: string, q: Omit<LogQuery, 'limit' | 'offset' | 'se
 }
 
 /**
- * Deleted on purpose (not evicted by retention): the bodies are overwritten in the
- * blob files at once, so they are in no file after the next checkpoint, like the
+ * Deleted on purpose (not evicted by retention): the bodies and headers are overwritten
+ * in the blob files at once, so they are in no file after the next checkpoint, like the
  * rows (secure_delete) and the journal segments holding them.
  */
-function wipeBodiesAndSignatures(where: string, params: SqlValue[]): WriteOp[] {
+function wipeStoredValues(where: string, params: SqlValue[]): WriteOp[] {
   return [
     {
       sql: `SELECT b.location, b.length FROM logs l JOIN log_bodies b ON b.log_seq = l.seq
           WHERE ${where} AND b.location IS NOT NULL`,
+      params,
+      wipe: true,
+    },
+    {
+      sql: `SELECT l.headers_at, l.headers_length FROM logs l WHERE ${where} AND l.headers_at IS NOT NULL`,
       params,
       wipe: true,
     },

@@ -3,6 +3,7 @@ import type { BodyReader } from '../../logs/log-search.ts';
 import { MAX_INDEXED_BODY, ROWS_PER_LOG, SPILLED_MAX_INDEXED_BODY, UNINDEXED_WORD } from '../../logs/search-index.ts';
 import type { Store, WriteOp } from '../../store/store-types.ts';
 import { searchIndexOpsBySeq } from './search-index-sqljs.ts';
+import { STORED_HEADERS } from './stored-headers-sqljs.ts';
 
 /** Logs indexed per read and write: small enough that deliveries queued behind a batch barely wait. */
 const BATCH = 200;
@@ -14,7 +15,7 @@ const BATCH = 200;
  * batch split pages in the middle and left them about half full (measured, 100,000 deliveries
  * indexed after a burst: log_search 591 bytes a delivery downwards, about 400 upwards).
  */
-export const UNINDEXED_ABOVE = `SELECT s.key, l.seq, l.path, l.raw_headers, l.stored_size AS size
+export const UNINDEXED_ABOVE = `SELECT s.key, l.seq, l.path, ${STORED_HEADERS} AS raw_headers, l.stored_size AS size
   FROM log_search s JOIN logs l ON l.seq = s.key / ${ROWS_PER_LOG}
   WHERE s.w0 = ${UNINDEXED_WORD} AND s.key > ? ORDER BY s.key LIMIT ${BATCH}`;
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/node-test.ts';
 import type { LogStatus, NewLog } from '../../../server/logs/log-types.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
+import { headersInline } from '../../helpers/headers-inline.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
@@ -78,10 +79,20 @@ describe("the list's totals read from the account's counts", () => {
       dir,
       logsMigrations.filter((m) => m.number < 12),
     );
-    const repo = repoOn(before);
-    for (let n = 0; n < 20; n++)
-      await repo.insert(`log_${n}`, delivery(ACCOUNTS[n % 2]!, 'ep_1', n % 4 === 0 ? 'failed' : 'success'), 'applied');
-    await before.close();
+    try {
+      const repo = new SqljsLogsRepository(headersInline(before), () => ({
+        maxLogsPerAccount: MAX_LOGS,
+        maxBodyBytesPerAccount: 1e9,
+      }));
+      for (let n = 0; n < 20; n++)
+        await repo.insert(
+          `log_${n}`,
+          delivery(ACCOUNTS[n % 2]!, 'ep_1', n % 4 === 0 ? 'failed' : 'success'),
+          'applied',
+        );
+    } finally {
+      await before.close();
+    }
     const store = await open(dir);
     try {
       await totalsAgree(store, repoOn(store), 'upgraded');

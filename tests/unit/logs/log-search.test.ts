@@ -10,6 +10,7 @@ import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SearchBackfill } from '../../../server/storage/sqljs/search-backfill.ts';
+import { STORED_HEADERS } from '../../../server/storage/sqljs/stored-headers-sqljs.ts';
 import { MAX_INDEXED_BODY } from '../../../server/logs/search-index.ts';
 import {
   madeUpTerm,
@@ -64,7 +65,7 @@ async function oracleOf(store: SqljsStore, bodies: Map<string, Buffer>): Promise
             event_type TEXT, pinned INTEGER, path TEXT, raw_headers TEXT);
           CREATE TABLE log_bodies (log_seq INTEGER PRIMARY KEY, body BLOB);`);
   const rows = await store.all<Record<string, SqlValue>>(
-    'SELECT seq, id, account_id, endpoint_id, status, event_type, pinned, path, raw_headers FROM logs',
+    `SELECT seq, id, account_id, endpoint_id, status, event_type, pinned, path, ${STORED_HEADERS} AS raw_headers FROM logs l`,
   );
   for (const r of rows) {
     db.run('INSERT INTO logs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [

@@ -5,6 +5,7 @@ import { tempDirs } from '../../helpers/temp-dir.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
 import { ACCEPTED, VERIFICATION_FAILED } from '../../../server/logs/sender-answers.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
+import { headersInline } from '../../helpers/headers-inline.ts';
 import type { LogsRepository, RetentionPolicy } from '../../../server/logs/logs-repository.ts';
 import type { LogVerification } from '../../../server/logs/logs-schemas.ts';
 import { metricsWindow, METRICS_WINDOWS } from '../../../server/metrics/metrics-window.ts';
@@ -263,11 +264,11 @@ describe('metrics from per-hour rows (the logs_hourly migration)', () => {
       await (end === 'close' ? s.close() : abandon(s));
     };
 
-    await atOldSchema((s) => makeLogs(beforeAnswerColumns(s), retention).add(800, next), 'close');
+    await atOldSchema((s) => makeLogs(headersInline(beforeAnswerColumns(s)), retention).add(800, next), 'close');
     // What the metrics say at the old schema, for every whole-hour window.
     const expected = new Map<string, unknown>();
     await atOldSchema(async (s) => {
-      const old = makeLogs(beforeAnswerColumns(s), retention, 'log_later_');
+      const old = makeLogs(headersInline(beforeAnswerColumns(s)), retention, 'log_later_');
       await old.add(300, next);
       const some = await s.all<{ id: string }>("SELECT id FROM logs WHERE account_id = 'acc_2' AND seq % 5 = 0");
       await old.repo.deleteByIds(

@@ -27,6 +27,7 @@ import {
 import { join } from 'node:path';
 import { randomBody, randomHeaders, randomPath, seeded, termFrom } from '../../helpers/search-corpus.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
+import { headersInline } from '../../helpers/headers-inline.ts';
 
 const tempDir = tempDirs('hookscope-backfill-');
 const ACCOUNT = 'acc_backfill';
@@ -127,17 +128,26 @@ describe('search index backfill', () => {
       dir,
       logsMigrations.filter((m) => m.number < 13),
     );
-    const old = new SqljsLogsRepository(before, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
-    for (const [id, body] of [
-      ['log_small', '{"b":"small-needle"}'],
-      ['log_large', large],
-      ['log_huge', huge],
-    ] as const)
-      await old.insert(id, newLog(body, 'success', { accountId: ACCOUNT, path: '/hooks' }), 'applied');
-    await before.write([
-      { sql: `UPDATE log_search SET ${SIGNATURE_COLUMNS.map((c) => `${c} = ${2 ** 48 - 1}`).join(', ')}`, params: [] },
-    ]);
-    await before.close();
+    try {
+      const old = new SqljsLogsRepository(headersInline(before), () => ({
+        maxLogsPerAccount: 1e6,
+        maxBodyBytesPerAccount: 1 << 30,
+      }));
+      for (const [id, body] of [
+        ['log_small', '{"b":"small-needle"}'],
+        ['log_large', large],
+        ['log_huge', huge],
+      ] as const)
+        await old.insert(id, newLog(body, 'success', { accountId: ACCOUNT, path: '/hooks' }), 'applied');
+      await before.write([
+        {
+          sql: `UPDATE log_search SET ${SIGNATURE_COLUMNS.map((c) => `${c} = ${2 ** 48 - 1}`).join(', ')}`,
+          params: [],
+        },
+      ]);
+    } finally {
+      await before.close();
+    }
 
     const store = await open(dir);
     try {
