@@ -379,18 +379,24 @@ export class PostgresLogsRepository implements LogsRepository {
 
   /**
    * Prepared (named): planning the join again each time took 0.25 ms of the 0.38 ms p50 the
-   * read of a 1 KB log costs at the repository (100,000 logs; 0.11 ms prepared).
+   * read of a 1 KB log costs at the repository (100,000 logs; 0.11 ms prepared). The body
+   * comes as base64, not as bytea's hex text: a third fewer bytes to encode, send and
+   * decode (a 64-256 KB body, 1 in 100 of the bench's, 1.5-1.7 ms p50 as hex, 1.2 as base64).
    */
   async find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined> {
-    const [row] = await this.db.query<LogRow>(
-      `SELECT ${LOG_SUMMARY_COLUMNS}, b.body, l.answer_status, l.answer_message, c.answer AS answer_custom_json
+    const [row] = await this.db.query<Omit<LogRow, 'body'> & { body_base64: string | null }>(
+      `SELECT ${LOG_SUMMARY_COLUMNS}, encode(b.body, 'base64') AS body_base64, l.answer_status, l.answer_message,
+         c.answer AS answer_custom_json
        FROM logs l LEFT JOIN log_bodies b ON b.log_seq = l.seq
          LEFT JOIN log_custom_answers c ON c.account_id = l.account_id AND c.key = l.answer_custom
        WHERE l.id = $1 AND l.account_id = $2`,
       [id, accountId],
       'hookscope_logs_find',
     );
-    return row ? { ...logFromRow(row), answer: answerFromRow(row) } : undefined;
+    if (!row) return undefined;
+    // PostgreSQL breaks base64 into lines of 76; Buffer's decoder skips the newlines.
+    const body = row.body_base64 === null ? null : Buffer.from(row.body_base64, 'base64');
+    return { ...logFromRow({ ...row, body }), answer: answerFromRow(row) };
   }
 
   /**
