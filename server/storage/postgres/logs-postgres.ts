@@ -378,10 +378,11 @@ export class PostgresLogsRepository implements LogsRepository {
   }
 
   /**
-   * Prepared (named): planning the join again each time took 0.25 ms of the 0.38 ms p50 the
-   * read of a 1 KB log costs at the repository (100,000 logs; 0.11 ms prepared). The body
-   * comes as base64, not as bytea's hex text: a third fewer bytes to encode, send and
-   * decode (a 64-256 KB body, 1 in 100 of the bench's, 1.5-1.7 ms p50 as hex, 1.2 as base64).
+   * Prepared (named): planning the join again on each call took most of a 1 KB log's read (at
+   * the repository, 100,000 logs, alternating: 0.27 ms p50 unprepared, 0.12 prepared). The
+   * body comes as base64, not as bytea's hex text: a third fewer bytes to encode, send and
+   * decode (a 64-256 KB body, 1 in 100 of the bench's, on a bare connection: 1.5-2.7 ms p50 as
+   * hex, 1.2 as base64).
    */
   async find(accountId: string, id: string): Promise<StoredLogWithAnswer | undefined> {
     const [row] = await this.db.query<Omit<LogRow, 'body'> & { body_base64: string | null }>(
