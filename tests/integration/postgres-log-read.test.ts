@@ -5,6 +5,7 @@ import { PostgresDatabase, type Sql } from '../../server/storage/postgres/postgr
 import { POSTGRES_MIGRATIONS } from '../../server/storage/postgres/postgres-migrations.ts';
 import { PostgresReplayRepository } from '../../server/storage/postgres/replay-postgres.ts';
 import type { StoredReplay } from '../../server/replay/replay-types.ts';
+import { storedReplay } from '../helpers/stored-replay.ts';
 import { ManualClock } from '../../server/support/clock.ts';
 import { newLog } from '../helpers/new-log.ts';
 import { after, describe, test } from '../helpers/node-test.ts';
@@ -32,26 +33,7 @@ class NotedDatabase extends PostgresDatabase {
   }
 }
 
-const attempt = (id: string, createdAt: number): StoredReplay => ({
-  id,
-  accountId: 'acc_a',
-  logId: '',
-  endpointId: 'ep_1',
-  targetUrl: 'http://127.0.0.1:1/',
-  method: 'POST',
-  status: 500,
-  responseTime: 3,
-  error: null,
-  trigger: 'manual',
-  createdAt,
-  edited: false,
-  requestHeaders: [],
-  requestBody: null,
-  requestBodySize: null,
-  responseHeaders: [],
-  responseBody: Buffer.alloc(0),
-  responseTruncated: false,
-});
+const attempt = (id: string, createdAt: number): StoredReplay => storedReplay({ id, createdAt });
 
 /**
  * A log's detail (GET /api/webhooks/logs/:id) reads the log with its body, then, for

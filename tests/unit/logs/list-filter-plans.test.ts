@@ -4,44 +4,65 @@ import type { LogQuery } from '../../../server/logs/log-types.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
-import type { ReadQuery, SqlValue, Store, WriteAck, WriteOp } from '../../../server/store/store-types.ts';
+import type { SqlValue, Store, WriteOp } from '../../../server/store/store-types.ts';
 import { newLog } from '../../helpers/new-log.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('hookscope-filter-plans-');
 const ROOMY = () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 });
 
+/** A statement the repository sent to the store: a read, or a write op. */
+type Sent = { sql: string; params?: SqlValue[]; when?: WriteOp['when'] };
+
 /**
- * SQLite's plan (EXPLAIN QUERY PLAN, no statistics: it depends on the schema alone) for the
- * page and the count a list call runs with `filters`: the repository's own statements, caught
- * on their way to the store.
+ * SQLite's plans (EXPLAIN QUERY PLAN, no statistics: they depend on the schema alone), one
+ * line each, of the repository's own statements: `act` runs on a fresh store while what it
+ * sends to the store's `method` is caught on its way, and `pick` chooses which to plan.
  */
-async function plans(filters: Omit<LogQuery, 'limit' | 'offset'>): Promise<{ page: string; count: string }> {
+async function plansOf(
+  method: 'batch' | 'write' | 'all',
+  act: (repo: SqljsLogsRepository) => Promise<unknown>,
+  pick: (sent: Sent[]) => Sent[],
+): Promise<string[]> {
   const store = await SqljsStore.open({
     dir: await tempDir(),
     migrations: [{ feature: 'logs', migrations: logsMigrations }],
   });
   try {
-    const sent: ReadQuery[] = [];
+    const sent: Sent[] = [];
     const spy = new Proxy(store, {
       get(target, key) {
-        if (key === 'batch')
-          return (queries: readonly ReadQuery[]) => {
-            sent.push(...queries);
-            return target.batch(queries);
-          };
         const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
+        if (typeof value !== 'function') return value;
+        const call = (...args: unknown[]): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (key !== method) return call;
+        return (first: Sent[] | string, ...rest: unknown[]) => {
+          if (typeof first === 'string') sent.push({ sql: first, params: rest[0] as SqlValue[] | undefined });
+          else sent.push(...first);
+          return call(first, ...rest);
+        };
       },
     }) as Store;
-    await new SqljsLogsRepository(spy, ROOMY).page('acc_plans', { limit: 50, offset: 0, ...filters });
-    assert.equal(sent.length, 2, 'a page and its count');
-    const plan = async (q: ReadQuery) =>
+    await act(new SqljsLogsRepository(spy, ROOMY));
+    const plan = async (q: Sent) =>
       (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`, q.params)).map((r) => r.detail).join('; ');
-    return { page: await plan(sent[0]!), count: await plan(sent[1]!) };
+    return await Promise.all(pick(sent).map(plan));
   } finally {
     await store.close();
   }
+}
+
+/** The plans of the page and the count a list call runs with `filters`. */
+async function plans(filters: Omit<LogQuery, 'limit' | 'offset'>): Promise<{ page: string; count: string }> {
+  const [page, count] = await plansOf(
+    'batch',
+    (repo) => repo.page('acc_plans', { limit: 50, offset: 0, ...filters }),
+    (sent) => {
+      assert.equal(sent.length, 2, 'a page and its count');
+      return sent;
+    },
+  );
+  return { page: page!, count: count! };
 }
 
 // At 100,000 deliveries a filter SQLite checks row by row costs a page or a count that matches
@@ -114,34 +135,16 @@ describe('list filters on sql.js', () => {
 });
 
 /** SQLite's plans for the evictions an insert carries (the ops whose `when` decides whether they run). */
-async function evictionPlans(): Promise<string[]> {
-  const store = await SqljsStore.open({
-    dir: await tempDir(),
-    migrations: [{ feature: 'logs', migrations: logsMigrations }],
-  });
-  try {
-    const sent: WriteOp[] = [];
-    const spy = new Proxy(store, {
-      get(target, key) {
-        if (key === 'write')
-          return (ops: WriteOp[], ack?: WriteAck) => {
-            sent.push(...ops);
-            return target.write(ops, ack);
-          };
-        const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }) as Store;
-    await new SqljsLogsRepository(spy, ROOMY).insert('log_1', newLog('{}', 'success'), 'applied');
-    const evictions = sent.filter((op) => op.when);
-    assert.equal(evictions.length, 2, 'over the count and over the bytes');
-    const plan = async (op: WriteOp) =>
-      (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${op.sql}`, op.params)).map((r) => r.detail).join('; ');
-    return Promise.all(evictions.map(plan));
-  } finally {
-    await store.close();
-  }
-}
+const evictionPlans = (): Promise<string[]> =>
+  plansOf(
+    'write',
+    (repo) => repo.insert('log_1', newLog('{}', 'success'), 'applied'),
+    (sent) => {
+      const evictions = sent.filter((op) => op.when);
+      assert.equal(evictions.length, 2, 'over the count and over the bytes');
+      return evictions;
+    },
+  );
 
 // With logs_by_pinned gone (the logs_pinned_only migration), retention finds the oldest unpinned
 // logs through the account's index in seq order, stepping over pinned ones in the index (it holds
@@ -166,37 +169,20 @@ describe('retention on sql.js', () => {
 });
 
 /** SQLite's plans for the reads a metrics window computed from the logs (statsFromLogs) runs. */
-async function statsPlans(endpointId?: string): Promise<string[]> {
-  const store = await SqljsStore.open({
-    dir: await tempDir(),
-    migrations: [{ feature: 'logs', migrations: logsMigrations }],
-  });
-  try {
-    const sent: ReadQuery[] = [];
-    const spy = new Proxy(store, {
-      get(target, key) {
-        if (key === 'all')
-          return (sql: string, params?: SqlValue[]) => {
-            sent.push({ sql, params });
-            return target.all(sql, params);
-          };
-        const value: unknown = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }) as Store;
-    const repo = new SqljsLogsRepository(spy, ROOMY);
-    const log = newLog('{}', 'success');
-    await repo.insert('log_1', log, 'applied');
-    const from = log.receivedAt - 1_000;
-    await repo.statsFromLogs(log.accountId, { fromMs: from, toMs: from + 3_600_000, bucketMs: 60_000, endpointId });
-    assert.equal(sent.length, 3, 'the cells, the failure reasons, the size percentiles');
-    const plan = async (q: ReadQuery) =>
-      (await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${q.sql}`, q.params)).map((r) => r.detail).join('; ');
-    return Promise.all(sent.map(plan));
-  } finally {
-    await store.close();
-  }
-}
+const statsPlans = (endpointId?: string): Promise<string[]> =>
+  plansOf(
+    'all',
+    async (repo) => {
+      const log = newLog('{}', 'success');
+      await repo.insert('log_1', log, 'applied');
+      const from = log.receivedAt - 1_000;
+      await repo.statsFromLogs(log.accountId, { fromMs: from, toMs: from + 3_600_000, bucketMs: 60_000, endpointId });
+    },
+    (sent) => {
+      assert.equal(sent.length, 3, 'the cells, the failure reasons, the size percentiles');
+      return sent;
+    },
+  );
 
 // The logs_by_received_at_narrow migration left endpoint, status and size out of the index: a
 // window computed from the logs (the 1h metrics) reads its own rows through it. Left to itself,

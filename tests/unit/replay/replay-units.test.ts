@@ -8,6 +8,7 @@ import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { replayMigrations } from '../../../server/replay/replay-migrations.ts';
 import { ReplayService } from '../../../server/replay/replay-service.ts';
 import type { StoredReplay } from '../../../server/replay/replay-types.ts';
+import { storedReplay } from '../../helpers/stored-replay.ts';
 import { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { SqljsForwardQueueRepository } from '../../../server/storage/sqljs/forward-queue-sqljs.ts';
 import { SqljsReplayRepository } from '../../../server/storage/sqljs/replay-sqljs.ts';
@@ -227,27 +228,16 @@ describe('ReplayService.stats and history (ReplayReader)', () => {
       await seedLogSqljs(store, { id: 'log_1', accountId: 'acct_a', endpointId: 'ep_1' });
       const base = clock.now();
       let n = 0;
-      const rec = (over: Partial<StoredReplay>): StoredReplay => ({
-        id: `rp_${++n}`,
-        accountId: 'acct_a',
-        logId: 'log_1',
-        endpointId: 'ep_1',
-        targetUrl: 'http://127.0.0.1:1/',
-        method: 'POST',
-        status: 200,
-        responseTime: 10,
-        error: null,
-        trigger: 'manual',
-        createdAt: base,
-        edited: false,
-        requestHeaders: [],
-        requestBody: null,
-        requestBodySize: null,
-        responseHeaders: [],
-        responseBody: Buffer.alloc(0),
-        responseTruncated: false,
-        ...over,
-      });
+      const rec = (over: Partial<StoredReplay>): StoredReplay =>
+        storedReplay({
+          id: `rp_${++n}`,
+          accountId: 'acct_a',
+          logId: 'log_1',
+          status: 200,
+          responseTime: 10,
+          createdAt: base,
+          ...over,
+        });
       // Outside the window: must not count.
       await service.record(rec({ createdAt: base - 1, responseTime: 9999 }));
       const times = [5, 1, 9, 3, 7, 2, 8, 4, 6, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000];
