@@ -148,9 +148,10 @@ export class BlobFiles {
 
   /**
    * The value at `location` through `window`: served from the window's bytes when they hold
-   * it, else the window is refilled with the file's bytes from there (up to its size; a
-   * larger value is read into it alone). Values read in order of location, as a query over
-   * logs in seq order reads their bodies, then cost one read per window, not one each.
+   * it, else the window is refilled from the file (up to its size; a larger value is read
+   * into it alone). Values read in order of location, as a query over logs in seq order
+   * reads their bodies, then cost one read per window, not one each; read in reverse order
+   * (a list page, newest first), the window is refilled to end where the value ends.
    * A window holds bytes as they were when read: reset it before a wipe could change them.
    */
   readThrough(location: number, length: number, window: ReadWindow): Uint8Array {
@@ -160,20 +161,22 @@ export class BlobFiles {
       return window.bytes.subarray(offset - window.start, offset - window.start + length);
     }
     if (window.bytes.length < length) window.bytes = Buffer.allocUnsafe(length);
+    const backwards = file === window.file && offset < window.start;
+    const start = backwards ? Math.max(0, offset + length - window.bytes.length) : offset;
     this.flush();
     const fd = this.reader(file);
     let got = 0;
     for (let n = -1; n !== 0 && got < window.bytes.length; got += n) {
-      n = readSync(fd, window.bytes, got, window.bytes.length - got, offset + got);
+      n = readSync(fd, window.bytes, got, window.bytes.length - got, start + got);
     }
     window.file = file;
-    window.start = offset;
+    window.start = start;
     window.filled = got;
-    if (got < length) {
+    if (got < offset - start + length) {
       window.file = -1;
       throw new Error(`${blobFileName(file)} ends before the ${length} bytes at ${offset}`);
     }
-    return window.bytes.subarray(0, length);
+    return window.bytes.subarray(offset - start, offset - start + length);
   }
 
   /** Overwrites a stored value with zeros (its row is being deleted on purpose). */

@@ -100,6 +100,11 @@ describe('blob files', () => {
     const window = readWindow(64);
     const read = (i: number) => Buffer.from(blobs.readThrough(at[i]!, values[i]!.length, window));
     for (const i of [0, 1, 2, 3, 39, 5, 38, 4]) assert.deepEqual(read(i), values[i], `value ${i}`);
+    // Newest first, as a list page reads: the window is refilled to end where the value ends.
+    assert.deepEqual(read(39), values[39]);
+    assert.deepEqual(read(37), values[37]);
+    assert.equal(window.start + window.filled, (at[37]! % 2 ** 32) + values[37]!.length);
+    for (let i = 36; i >= 0; i--) assert.deepEqual(read(i), values[i], `value ${i}`);
     assert.deepEqual(Buffer.from(blobs.readThrough(bigAt, 300, window)), big);
     // The window holds the first bytes of the value it was filled for; the value after it is read again.
     assert.equal(window.start, bigAt % 2 ** 32);
