@@ -21,9 +21,9 @@ export interface LogFilter {
  * The seqs of the logs passing `filter` whose path, headers or body contain `search`
  * as `LIKE '%search%'` matched them (like-text.ts), newest first.
  *
- * The index (search-index.ts) gives the candidates. Their path and headers, which stay
- * in the database, are checked there with that same LIKE, and so are the bodies of the
- * others, in the store's worker, which reads them from the blob files (`blob_value`).
+ * The index (search-index.ts) gives the candidates. Their path and headers are checked with
+ * that same LIKE in SQL, and so are the bodies of the others: all in the store's worker, which
+ * reads headers and bodies from the blob files (`blob_value`; stored-headers-sqljs.ts).
  */
 export async function searchLogs(store: Store, filter: LogFilter, search: string): Promise<number[]> {
   const term = likeTerm(search);
@@ -75,7 +75,7 @@ async function bodiesLike(store: Store, candidates: readonly BodyCandidate[], li
 /**
  * The candidates less the large bodies whose signature (search-index-sqljs.ts: their only row in
  * log_search is a full one) rules the term out: their bodies are not read. Measured at 100,000
- * deliveries, 1 in 100 of 64-256 KB: about 20 MB of signatures read instead of 160 MB of bodies.
+ * deliveries, 1 in 100 of 64-256 KB: 17 MB of signatures read (in the worker) instead of 160 MB of bodies.
  */
 async function withoutSpilledMisses(
   store: Store,
