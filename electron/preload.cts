@@ -7,6 +7,9 @@
 // `import ... from` is ESM syntax, which verbatimModuleSyntax refuses in a CommonJS file.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import electron = require('electron');
+// Types only: erased from the emitted preload, which stays self-contained.
+import type { StartForwardInput } from './forward-input.ts';
+import type { LocalRequest } from './local-send-types.ts';
 
 electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
   engine: () => electron.ipcRenderer.invoke('hookscope:engine'),
@@ -14,14 +17,7 @@ electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
     electron.ipcRenderer.invoke('hookscope:connect-team-server', { url: input.url, signInLink: input.signInLink }),
   useThisComputer: () => electron.ipcRenderer.invoke('hookscope:use-this-computer'),
   // The request the engine built (POST /api/replay/:id/outgoing); the main process sends it to this computer only.
-  sendFromThisComputer: (request: {
-    method: string;
-    url: string;
-    headers: [string, string][];
-    body: string;
-    bodyEncoding: 'utf8' | 'base64';
-    timeoutMs?: number;
-  }) =>
+  sendFromThisComputer: (request: LocalRequest) =>
     electron.ipcRenderer.invoke('hookscope:send-from-this-computer', {
       method: request.method,
       url: request.url,
@@ -32,7 +28,7 @@ electron.contextBridge.exposeInMainWorld('hookscopeDesktop', {
     }),
   // An endpoint's deliveries of the team server shown, forwarded by the main process to this computer; the
   // sign-in code (the page's own POST /api/session/codes) becomes the main process's own token.
-  startForwardFromThisComputer: (input: { endpointId: string; targetUrl: string; signInCode: string }) =>
+  startForwardFromThisComputer: (input: StartForwardInput) =>
     electron.ipcRenderer.invoke('hookscope:start-forward-from-this-computer', {
       endpointId: input.endpointId,
       targetUrl: input.targetUrl,
