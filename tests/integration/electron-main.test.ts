@@ -6,6 +6,7 @@
 // (tests/helpers/electron-stand-in/electron.mjs); the engine is reached over HTTP
 // as the window would.
 import assert from 'node:assert/strict';
+import { DESKTOP_BRIDGE_CALLS } from '../helpers/desktop-bridge-calls.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -111,20 +112,7 @@ describe('the desktop main process under a stand-in Electron', () => {
         // The preload ran and put exactly the desktop bridge on the page.
         assert.deepEqual(
           events.filter((e) => e.ev === 'contextBridge.exposeInMainWorld').map((e) => [e.name, e.keys]),
-          [
-            [
-              'hookscopeDesktop',
-              [
-                'engine',
-                'connectTeamServer',
-                'useThisComputer',
-                'sendFromThisComputer',
-                'startForwardFromThisComputer',
-                'stopForwardFromThisComputer',
-                'forwardsFromThisComputer',
-              ],
-            ],
-          ],
+          [['hookscopeDesktop', DESKTOP_BRIDGE_CALLS]],
         );
         assert.equal(window.options.width, 1280);
         assert.equal(window.options.height, 820);

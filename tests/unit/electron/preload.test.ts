@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DESKTOP_BRIDGE_CALLS } from '../../helpers/desktop-bridge-calls.ts';
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
 import { BRIDGE_CHANNELS } from '../../../electron/desktop-bridge.ts';
@@ -40,20 +41,7 @@ test('the preload exposes one object, window.hookscopeDesktop, with exactly seve
   const { exposed, invoked } = await runPreload();
   assert.deepEqual(
     exposed.map(([name, api]) => [name, Object.keys(api)]),
-    [
-      [
-        'hookscopeDesktop',
-        [
-          'engine',
-          'connectTeamServer',
-          'useThisComputer',
-          'sendFromThisComputer',
-          'startForwardFromThisComputer',
-          'stopForwardFromThisComputer',
-          'forwardsFromThisComputer',
-        ],
-      ],
-    ],
+    [['hookscopeDesktop', DESKTOP_BRIDGE_CALLS]],
   );
   const api = exposed[0]![1];
   await api.engine!('ignored');
