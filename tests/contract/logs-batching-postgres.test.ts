@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { newLog } from '../helpers/new-log.ts';
 import type { NewLog } from '../../server/logs/log-types.ts';
-import { ACCEPTED } from '../../server/logs/sender-answers.ts';
 import { PostgresLogsRepository } from '../../server/storage/postgres/logs-postgres.ts';
 import { runMigrations } from '../../server/storage/postgres/migration-runner.ts';
 import { PostgresDatabase, type Sql } from '../../server/storage/postgres/postgres-database.ts';
@@ -25,28 +25,7 @@ class CountingDatabase extends PostgresDatabase {
   }
 }
 
-function capture(accountId: string, body: string): NewLog {
-  return {
-    accountId,
-    endpointId: 'ep_1',
-    method: 'POST',
-    path: '/',
-    query: {},
-    rawHeaders: [['content-type', 'application/json']],
-    contentType: 'application/json',
-    size: body.length,
-    declaredSize: body.length,
-    body: Buffer.from(body),
-    truncated: false,
-    sourceIp: '127.0.0.1',
-    receivedAt: 1_700_000_000_000,
-    durationMs: 1,
-    status: 'success',
-    verification: { scheme: 'none', result: 'skipped', reason: null, detail: null, matchedSecret: null },
-    eventType: null,
-    answer: ACCEPTED,
-  };
-}
+const capture = (accountId: string, body: string): NewLog => newLog(body, 'success', { accountId });
 
 async function withRepo(
   retention: { maxLogsPerAccount: number; maxBodyBytesPerAccount: number },
