@@ -3,6 +3,8 @@ import {
   MAX_INDEXED_BODY,
   ROWS_PER_LOG,
   SEARCH_INDEX_SQL,
+  SEARCH_INDEX_TEMPORARY,
+  SEARCH_INDEX_TO_AUX_SQL,
   SIGNATURE_COLUMNS,
   SPILLED_MAX_INDEXED_BODY,
   UNINDEXED_WORD,
@@ -308,6 +310,16 @@ export const logsMigrations: Migration[] = [
     name: 'logs_headers_spilled',
     sql: `ALTER TABLE logs ADD COLUMN headers_at INTEGER;
           ALTER TABLE logs ADD COLUMN headers_length INTEGER;`,
+  },
+  {
+    // The search signatures go to the store's aux database (server/store/snapshot-file.ts), which
+    // a checkpoint exports apart from the main one: its copies are then the size of the larger
+    // database, not of both. At 100,000 deliveries the signatures are 376 of 1,074 bytes a
+    // delivery, and a checkpoint's peak was 418 MB against a goal of 400 (issue 25).
+    number: 17,
+    name: 'log_search_aux',
+    sql: SEARCH_INDEX_TO_AUX_SQL,
+    temporary: SEARCH_INDEX_TEMPORARY,
   },
 ];
 

@@ -72,6 +72,13 @@ export interface Migration {
    * mapping its versions through this; steps added later have none.
    */
   legacyVersion?: number;
+  /**
+   * SQL run on every open once this step is applied, after all migrations and before the
+   * journal is replayed: TEMP triggers that keep a table of the `aux` database (a trigger
+   * stored in one database cannot write to a table of another; a TEMP one can, and lives
+   * as long as the connection).
+   */
+  temporary?: string;
 }
 
 /**

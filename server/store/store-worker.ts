@@ -5,7 +5,7 @@
  * journaled records to apply, queries, and checkpoint requests, in one ordered
  * message stream, which is what gives reads their read-your-writes guarantee.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic, type Statement } from 'sql.js';
@@ -15,6 +15,7 @@ import { BlobFiles, readWindow, type BlobEnd } from './blob-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
+import { AUX_SCHEMA, openSnapshot, snapshotTrailer, TRAILER_BYTES } from './snapshot-file.ts';
 import { StaleCopies, fullCollection } from './stale-copies.ts';
 import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WordBits, WriteOp } from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker, WorkerMemory } from './worker-protocol.ts';
@@ -35,12 +36,22 @@ interface ApplyOutcome {
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+function writeAll(fd: number, data: Uint8Array): void {
+  let off = 0;
+  while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+}
+
 // Parameters of coalesced ops are strings and numbers (an account id, a budget).
 const coalesceKey = (op: WriteOp): string =>
   `${op.sql}\u0000${JSON.stringify(op.params)}\u0000${op.when ? `${op.when.sql}\u0000${JSON.stringify(op.when.params)}` : ''}`;
 
+/** Rows of a couple of KB would each take a whole 4 KB page; 8 KB pages pack them better. */
+const PAGE_SIZE = 8192;
+
 class DatabaseHost {
   private db: Database | null = null;
+  /** sql.js's connection to the aux database (snapshot-file.ts), used only to export it. */
+  private aux: Database | null = null;
   private dir = '';
   private lastSeq = 0;
   private readonly statements = new Map<string, Statement>();
@@ -54,7 +65,7 @@ class DatabaseHost {
   private readonly window = readWindow(256 * 1024);
   private readonly copies = new StaleCopies(
     fullCollection(),
-    () => Number(this.scalar('PRAGMA page_count')) * Number(this.scalar('PRAGMA page_size')),
+    () => this.databaseBytes('main') + this.databaseBytes(AUX_SCHEMA),
   );
 
   constructor(private readonly SQL: SqlJsStatic) {}
@@ -63,18 +74,13 @@ class DatabaseHost {
     this.dir = dir;
     this.applyDelayMs = applyDelayMs;
     const snapshot = join(dir, SNAPSHOT_FILE);
-    if (existsSync(snapshot)) {
-      this.db = new this.SQL.Database(readFileSync(snapshot));
-    } else {
-      this.db = new this.SQL.Database();
-      // Rows of a couple of KB would each take a whole 4 KB page; 8 KB pages pack them better.
-      this.db.run('PRAGMA page_size = 8192');
-    }
+    ({ main: this.db, aux: this.aux } = openSnapshot(this.SQL, snapshot, PAGE_SIZE));
     const db = this.db;
     // Deleted and overwritten rows are zeroed rather than left in free space, so a
     // deleted endpoint's or rotated-out secret is gone from the next snapshot (the
     // journal segments holding it are deleted by that checkpoint). The setting
-    // belongs to the connection, not the file, so it is set on every open.
+    // belongs to the connection, not the file, so it is set on every open (without a schema
+    // name, for the aux database too).
     db.run('PRAGMA secure_delete = ON');
     // SQLite's own rollback journal only has to undo a failed statement or record
     // (our journal is what survives a crash), so it stays in memory: as a file in
@@ -84,6 +90,7 @@ class DatabaseHost {
     db.run(`CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO store_meta (key, value) VALUES ('last_seq', 0);`);
     this.migrate(migrations);
+    this.createTemporaries(migrations);
     this.lastSeq = Number(this.scalar("SELECT value FROM store_meta WHERE key = 'last_seq'"));
     // Where the blob files ended when the snapshot was taken; what follows is replayed.
     db.run(`INSERT OR IGNORE INTO store_meta (key, value) VALUES ('blob_file', 1);
@@ -217,12 +224,14 @@ class DatabaseHost {
     this.statements.clear();
     this.db?.close();
     this.db = null;
+    this.aux?.close();
+    this.aux = null;
   }
 
   /**
-   * The database's bytes, durably in the snapshot file; returns their length. The
-   * export (a whole copy) is dropped and collected once written, before the fsync, which
-   * does not need it and can take longer than the write.
+   * The databases' bytes, durably in the snapshot file (snapshot-file.ts); returns its length.
+   * Each export (a whole copy of one database) is dropped and collected once written, before
+   * the next export and the fsync, which does not need them and can take longer than the writes.
    */
   private writeSnapshot(): number {
     const target = join(this.dir, SNAPSHOT_FILE);
@@ -231,8 +240,12 @@ class DatabaseHost {
     const fd = openPrivateFileSync(tmp, 'w');
     let bytes: number;
     try {
-      bytes = this.writeExport(fd);
+      const mainBytes = this.writeExport(fd, this.need());
       this.copies.collectNow();
+      const auxBytes = this.writeExport(fd, this.needAux());
+      this.copies.collectNow();
+      writeAll(fd, snapshotTrailer(mainBytes, auxBytes));
+      bytes = mainBytes + auxBytes + TRAILER_BYTES;
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -247,11 +260,10 @@ class DatabaseHost {
     return bytes;
   }
 
-  /** Writes an export of the database to `fd`; the copy is garbage when this returns. */
-  private writeExport(fd: number): number {
-    const data = this.need().export();
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+  /** Appends an export of `db`'s main database to `fd`; the copy is garbage when this returns. */
+  private writeExport(fd: number, db: Database): number {
+    const data = db.export();
+    writeAll(fd, data);
     return data.length;
   }
 
@@ -302,6 +314,13 @@ class DatabaseHost {
           );
         }
       }
+    }
+  }
+
+  /** Runs the `temporary` SQL of each applied migration that has one, in the sets' order. */
+  private createTemporaries(sets: readonly FeatureMigrations[]): void {
+    for (const set of sets) {
+      for (const m of set.migrations) if (m.temporary) this.need().run(m.temporary);
     }
   }
 
@@ -449,6 +468,16 @@ class DatabaseHost {
   /** Tests only (a throttled worker): sleeps after each group, as a slow disk or CPU would. */
   private throttle(): void {
     if (this.applyDelayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, this.applyDelayMs);
+  }
+
+  /** Bytes of one attached database's file. */
+  private databaseBytes(schema: string): number {
+    return Number(this.scalar(`PRAGMA ${schema}.page_count`)) * Number(this.scalar(`PRAGMA ${schema}.page_size`));
+  }
+
+  private needAux(): Database {
+    if (!this.aux) throw new Error('the store is not open');
+    return this.aux;
   }
 
   private scalar(sql: string): SqlValue {

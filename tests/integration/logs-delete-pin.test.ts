@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import initSqlJs from 'sql.js';
 import { after, before, describe, test } from '../helpers/node-test.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
+import { withSnapshot } from '../helpers/snapshot-query.ts';
 import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -55,9 +55,7 @@ describe('deleting, clearing and pinning logs', () => {
   /** Rows of other features' tables that name each log, read from a checkpointed snapshot. */
   async function rowsFor(logIds: string[]): Promise<Record<string, Record<string, number>>> {
     await t.engine.checkpoint();
-    const SQL = await initSqlJs();
-    const db = new SQL.Database(await readFile(join(t.dataDir, 'store', 'hookscope.db')));
-    try {
+    return withSnapshot(join(t.dataDir, 'store', 'hookscope.db'), (db) => {
       const count = (table: string, id: string): number =>
         Number(db.exec(`SELECT COUNT(*) FROM ${table} WHERE log_id = ?`, [id])[0]!.values[0]![0]);
       return Object.fromEntries(
@@ -70,9 +68,7 @@ describe('deleting, clearing and pinning logs', () => {
           },
         ]),
       );
-    } finally {
-      db.close();
-    }
+    });
   }
 
   /** A replay, an analysis and a share link for the log; returns the link on the receiver. */

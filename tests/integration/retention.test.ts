@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from '../helpers/node-test.ts';
-import initSqlJs from 'sql.js';
 import { DEFAULT_CONFIG } from '../../server/config/config.ts';
 import { rawRequest } from '../helpers/raw-request.ts';
+import { withSnapshot } from '../helpers/snapshot-query.ts';
 import { TargetServer } from '../helpers/target-server.ts';
 import { startTestEngine, type TestEngine } from '../helpers/test-engine.ts';
 
@@ -160,9 +159,7 @@ describe('an evicted log takes its share link, analysis, replay history and queu
   /** Rows of the features' own tables that name this log, read from a checkpointed snapshot. */
   async function rowsFor(logIds: string[]): Promise<Record<string, Record<string, number>>> {
     await t.engine.checkpoint();
-    const SQL = await initSqlJs();
-    const db = new SQL.Database(await readFile(join(t.dataDir, 'store', 'hookscope.db')));
-    try {
+    return withSnapshot(join(t.dataDir, 'store', 'hookscope.db'), (db) => {
       const out: Record<string, Record<string, number>> = {};
       for (const id of logIds) {
         const count = (table: string): number =>
@@ -175,9 +172,7 @@ describe('an evicted log takes its share link, analysis, replay history and queu
         };
       }
       return out;
-    } finally {
-      db.close();
-    }
+    });
   }
 
   async function decorate(logId: string): Promise<string> {

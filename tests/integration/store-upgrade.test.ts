@@ -48,6 +48,7 @@ const TODAY = [
   ['logs', 14],
   ['logs', 15],
   ['logs', 16],
+  ['logs', 17],
   ['replay', 1],
   ['replay', 2],
   ['replay', 3],
