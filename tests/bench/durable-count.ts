@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { decodeRecords } from '../../server/store/journal-codec.ts';
 import { listSegments, SNAPSHOT_FILE } from '../../server/store/journal-files.ts';
+import { openSnapshot } from '../../server/store/snapshot-file.ts';
 
 // The statement SqljsLogsRepository.insert journals first for every capture.
 const LOG_INSERT = /^\s*INSERT INTO logs\s/;
@@ -16,13 +17,13 @@ export async function countDurableLogs(storeDir: string): Promise<number> {
   let lastSeq = 0;
   const snapshot = join(storeDir, SNAPSHOT_FILE);
   if (existsSync(snapshot)) {
-    const SQL = await initSqlJs();
-    const db = new SQL.Database(await readFile(snapshot));
+    const { main, aux } = openSnapshot(await initSqlJs(), snapshot, 8192);
     try {
-      logs = Number(db.exec('SELECT COUNT(*) FROM logs')[0]?.values[0]?.[0] ?? 0);
-      lastSeq = Number(db.exec("SELECT value FROM store_meta WHERE key = 'last_seq'")[0]?.values[0]?.[0] ?? 0);
+      logs = Number(main.exec('SELECT COUNT(*) FROM logs')[0]?.values[0]?.[0] ?? 0);
+      lastSeq = Number(main.exec("SELECT value FROM store_meta WHERE key = 'last_seq'")[0]?.values[0]?.[0] ?? 0);
     } finally {
-      db.close();
+      main.close();
+      aux.close();
     }
   }
   for (const seg of await listSegments(storeDir)) {

@@ -6,13 +6,15 @@
 // the machine falls on both alike. Not part of `npm run bench`; alone:
 //   node --import tsx tests/bench/log-insert.bench.ts
 // A measurement to read, never a timed assertion.
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs, { type Database, type Statement } from 'sql.js';
 import { startEngine } from '../../server/engine/engine.ts';
+import { logsMigrations } from '../../server/logs/logs-migrations.ts';
 import type { NewLog } from '../../server/logs/log-types.ts';
 import { SqljsLogsRepository } from '../../server/storage/sqljs/logs-sqljs.ts';
+import { SNAPSHOT_FILE } from '../../server/store/journal-files.ts';
+import { openSnapshot } from '../../server/store/snapshot-file.ts';
 import type { Store, WriteOp } from '../../server/store/store-types.ts';
 import { testConfig } from '../helpers/test-engine.ts';
 import { makeTempDir } from '../helpers/temp-dir.ts';
@@ -96,24 +98,23 @@ async function applyGroup(s: Subject, size: number, ops: (j: number) => Promise<
 
 async function main(): Promise<void> {
   const dir = await makeTempDir('hookscope-bench-insert-');
-  let snapshot: Buffer;
+  const SQL = await initSqlJs();
+  const subjects: Subject[] = [];
   try {
     const engine = await startEngine(testConfig(dir), { onNotice: () => undefined });
     await engine.stop();
-    snapshot = readFileSync(join(dir, 'store', 'hookscope.db'));
+    for (const name of ['before (without logs_hourly)', 'after (with logs_hourly)']) {
+      // Each its own copy of the snapshot's two databases, as the store's worker opens them.
+      const { main: db } = openSnapshot(SQL, join(dir, 'store', SNAPSHOT_FILE), 8192);
+      db.run('PRAGMA secure_delete = ON');
+      // MEMORY stands in for the grouped apply's single transaction.
+      db.run('PRAGMA journal_mode = MEMORY');
+      for (const m of logsMigrations) if (m.temporary) db.run(m.temporary);
+      if (name.startsWith('before')) db.exec(HOURLY_OBJECTS);
+      subjects.push({ name, db, statements: new Map(), next: 0, cpuMs: [], wallMs: [] });
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-  const SQL = await initSqlJs();
-  const subjects: Subject[] = [];
-  for (const name of ['before (without logs_hourly)', 'after (with logs_hourly)']) {
-    // Its own copy: sql.js keeps the array it is given as the database file's memory.
-    const db = new SQL.Database(new Uint8Array(snapshot));
-    // As the store's worker sets it; MEMORY stands in for the grouped apply's single transaction.
-    db.run('PRAGMA secure_delete = ON');
-    db.run('PRAGMA journal_mode = MEMORY');
-    if (name.startsWith('before')) db.exec(HOURLY_OBJECTS);
-    subjects.push({ name, db, statements: new Map(), next: 0, cpuMs: [], wallMs: [] });
   }
   const ops = insertOps();
   for (const s of subjects) while (s.next < LOGS) await applyGroup(s, 1_000, ops);

@@ -67,6 +67,9 @@ export function renderBytes(points: StoreCosts[]): string {
       row(cell(name), (p) => per(p, p.bytes.objects.find((o) => o.name === name)?.bytes ?? NaN)),
     ),
     row('the whole snapshot', (p) => per(p, p.bytes.fileBytes)),
+    row('its main database / its aux database (a checkpoint copies one at a time)', (p) =>
+      [p.bytes.databases.main, p.bytes.databases.aux].map((b) => per(p, b)).join(' / '),
+    ),
     row('log_search rows per log', (p) => fmt(p.bytes.searchRowsPerLog, 2)),
     ...columns.map((name) =>
       row(`logs.${name}, average bytes`, (p) => fmt(p.bytes.columns.find((c) => c.name === name)?.bytes ?? NaN)),

@@ -1,9 +1,10 @@
 // What a seeded store holds per delivery: the pages of each logs table and index in its
 // snapshot, and the average size of the row's larger columns. sql.js's build has no
 // dbstat table, so each object's pages are counted by dropping it from a copy: a dropped
-// table or index's pages all go to the free list.
-import { readFile } from 'node:fs/promises';
+// table or index's pages all go to the free list of its database (main or aux).
+import { stat } from 'node:fs/promises';
 import initSqlJs from 'sql.js';
+import { AUX_SCHEMA, openSnapshot } from '../../server/store/snapshot-file.ts';
 
 /** The logs feature's tables, in the order they are dropped (each after the indexes on it). */
 const TABLES = ['log_search', 'log_bodies', 'log_hourly', 'log_stats', 'logs'];
@@ -13,6 +14,8 @@ const COLUMNS = ['id', 'account_id', 'endpoint_id', 'raw_headers', 'query', 'ver
 export interface StoreBytes {
   logs: number;
   fileBytes: number;
+  /** Bytes of each of the snapshot's databases: a checkpoint holds a copy of one at a time. */
+  databases: { main: number; aux: number };
   /** Bytes of each object: the logs feature's tables and their indexes, then everything else together. */
   objects: { name: string; bytes: number }[];
   /** Average bytes per log of the row's text columns. */
@@ -23,13 +26,17 @@ export interface StoreBytes {
 
 /** Reads `snapshot` (a checkpointed store's hookscope.db) into a copy of its own and takes it apart. */
 export async function storeBytes(snapshot: string): Promise<StoreBytes> {
-  const SQL = await initSqlJs();
-  const bytes = await readFile(snapshot);
-  const db = new SQL.Database(bytes);
+  const { main: db, aux } = openSnapshot(await initSqlJs(), snapshot, 8192);
   try {
     const scalar = (sql: string): number => Number(db.exec(sql)[0]?.values[0]?.[0] ?? 0);
-    const pageSize = scalar('PRAGMA page_size');
-    const free = (): number => scalar('PRAGMA freelist_count') * pageSize;
+    const schemas = ['main', AUX_SCHEMA];
+    const size = (schema: string): number =>
+      scalar(`PRAGMA ${schema}.page_count`) * scalar(`PRAGMA ${schema}.page_size`);
+    const databases = { main: size('main'), aux: size(AUX_SCHEMA) };
+    const freeIn = (schema: string): number =>
+      scalar(`PRAGMA ${schema}.freelist_count`) * scalar(`PRAGMA ${schema}.page_size`);
+    const free = (): number => schemas.reduce((sum, schema) => sum + freeIn(schema), 0);
+    const used = (): number => schemas.reduce((sum, schema) => sum + size(schema) - freeIn(schema), 0);
     const logs = scalar('SELECT COUNT(*) FROM logs');
     const per = Math.max(1, logs);
     const columns = COLUMNS.map((c) => ({
@@ -39,9 +46,9 @@ export async function storeBytes(snapshot: string): Promise<StoreBytes> {
     const searchRowsPerLog = scalar('SELECT COUNT(*) FROM log_search') / per;
     const objects: { name: string; bytes: number }[] = [];
     // The UNIQUE constraint's index on logs.id cannot be dropped: an index of the same column is built to weigh it.
-    const before = scalar('PRAGMA page_count') * pageSize - free();
+    const before = used();
     db.run('CREATE INDEX bench_weighs_id ON logs (id)');
-    objects.push({ name: 'logs.id (UNIQUE)', bytes: scalar('PRAGMA page_count') * pageSize - free() - before });
+    objects.push({ name: 'logs.id (UNIQUE)', bytes: used() - before });
     db.run('DROP INDEX bench_weighs_id');
     const drop = (kind: 'INDEX' | 'TABLE', name: string, label: string): void => {
       const was = free();
@@ -49,16 +56,20 @@ export async function storeBytes(snapshot: string): Promise<StoreBytes> {
       objects.push({ name: label, bytes: free() - was });
     };
     for (const table of TABLES) {
-      const indexes = db.exec(
-        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '${table}' AND sql IS NOT NULL ORDER BY name`,
+      const indexes = schemas.flatMap((schema) =>
+        db
+          .exec(
+            `SELECT name FROM ${schema}.sqlite_master WHERE type = 'index' AND tbl_name = '${table}' AND sql IS NOT NULL ORDER BY name`,
+          )
+          .flatMap((r) => r.values.map(([name]) => `${schema}.${String(name)}`)),
       );
-      for (const [name] of indexes[0]?.values ?? []) drop('INDEX', String(name), `${table} index ${String(name)}`);
+      for (const name of indexes) drop('INDEX', name, `${table} index ${name.split('.')[1]!}`);
       drop('TABLE', table, table === 'logs' ? 'logs (rows, with the id index)' : table);
     }
-    const total = scalar('PRAGMA page_count') * pageSize;
-    objects.push({ name: 'everything else (other features)', bytes: total - free() });
-    return { logs, fileBytes: bytes.length, objects, columns, searchRowsPerLog };
+    objects.push({ name: 'everything else (other features)', bytes: used() });
+    return { logs, fileBytes: (await stat(snapshot)).size, databases, objects, columns, searchRowsPerLog };
   } finally {
     db.close();
+    aux.close();
   }
 }
