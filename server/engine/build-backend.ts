@@ -40,6 +40,17 @@ export async function buildBackend(config: EngineConfig, deps: BackendDeps): Pro
       checkpointBytes: config.durability.checkpointBytes,
       checkpointIntervalMs: config.durability.checkpointIntervalMs,
       onCheckpoint: (r) => deps.logger.info({ bytes: r.bytes, ms: r.ms, lastSeq: r.lastSeq }, 'checkpoint'),
+      onLoad: (r) =>
+        deps.logger.info(
+          {
+            lastSeq: r.lastSeq,
+            replayed: r.replayed,
+            tornBytes: r.tornBytes,
+            blobBytesCut: r.blobBytesCut,
+            compactedBytes: r.compactedBytes,
+          },
+          'store loaded',
+        ),
       clock: deps.clock,
       onError: deps.onError,
     },

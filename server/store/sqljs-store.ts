@@ -34,6 +34,8 @@ export interface SqljsStoreOptions {
   onError?: (err: Error) => void;
   /** Told after every checkpoint, periodic and final ones included (the engine logs them). */
   onCheckpoint?: (result: CheckpointResult) => void;
+  /** Told once the store is loaded: what recovery found (the engine logs it). */
+  onLoad?: (info: OpenResult) => void;
   /** How journal segments are opened (tests wrap the handle to inject faults). */
   journalOpenFile?: JournalOptions['openFile'];
   /**
@@ -154,6 +156,7 @@ export class SqljsStore implements Store {
       client.appliedUpTo = info.lastSeq;
       this.lastCheckpointAt = this.opts.clock.now();
       this.loaded = { client, journal, info, timer };
+      this.options.onLoad?.(info);
     } catch (e) {
       await client.terminate();
       throw e;

@@ -18,6 +18,8 @@ export interface OpenResult {
   tornBytes: number;
   /** Bytes cut from the blob files: written after the snapshot by records the journal replays. */
   blobBytesCut: number;
+  /** Bytes of free pages given back by rebuilding a database that was mostly empty space. */
+  compactedBytes: number;
 }
 
 /** The worker thread's own memory, and how often it collected stale database copies (stale-copies.ts). */
