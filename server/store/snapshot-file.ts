@@ -46,11 +46,10 @@ export function snapshotLayout(size: number, tail: Uint8Array): { mainBytes: num
 }
 
 /**
- * One of a snapshot file's databases, read into a buffer of its own size: a caller copies
- * each into sql.js and drops it before reading the other, so the whole file is never in
- * memory twice. The aux database of a lone SQLite file is null.
+ * One of a snapshot file's databases, read into a buffer of its own size, which sql.js then
+ * keeps as that database's file (readRange). The aux database of a lone SQLite file is null.
  */
-export function readSnapshotPart(path: string, part: 'main' | 'aux'): Uint8Array | null {
+export function readSnapshotPart(path: string, part: 'main' | 'aux'): Buffer | null {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -100,8 +99,15 @@ function inMemoryFileOf(db: Database): string {
   return filename;
 }
 
-function readRange(fd: number, position: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
+/**
+ * A Node Buffer, not a plain Uint8Array: sql.js puts the bytes in its file system with
+ * `slice()`, which copies a Uint8Array but is a view of a Buffer, so sql.js keeps these bytes
+ * instead of a second copy. Never pooled (allocUnsafeSlow): the view is the database file.
+ * Measured on the seeded 100,000-log store: peak memory at start-up 315 MB with a Uint8Array,
+ * 230 with a Buffer.
+ */
+function readRange(fd: number, position: number, length: number): Buffer {
+  const out = Buffer.allocUnsafeSlow(length);
   readExactly(fd, out, position);
   return out;
 }

@@ -54,8 +54,8 @@ describe('the snapshot file: two databases and a trailer', () => {
     const aux = await database('in_aux', 50);
     const path = join(dir, 'hookscope.db');
     await writeFile(path, Buffer.concat([main, aux, snapshotTrailer(main.length, aux.length)]));
-    assert.deepEqual(readSnapshotPart(path, 'main'), main);
-    assert.deepEqual(readSnapshotPart(path, 'aux'), aux);
+    assert.deepEqual(readSnapshotPart(path, 'main'), Buffer.from(main));
+    assert.deepEqual(readSnapshotPart(path, 'aux'), Buffer.from(aux));
 
     const opened = openSnapshot(await initSqlJs(), path, 8192);
     try {
@@ -78,7 +78,7 @@ describe('the snapshot file: two databases and a trailer', () => {
     const path = join(dir, 'hookscope.db');
     const main = await database('old_table', 30);
     await writeFile(path, main);
-    assert.deepEqual(readSnapshotPart(path, 'main'), main);
+    assert.deepEqual(readSnapshotPart(path, 'main'), Buffer.from(main));
     assert.equal(readSnapshotPart(path, 'aux'), null);
     const opened = openSnapshot(await initSqlJs(), path, 8192);
     try {
