@@ -5,7 +5,8 @@ import type { LogStatus, NewLog } from '../../../server/logs/log-types.ts';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { headersInline } from '../../helpers/headers-inline.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
-import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import type { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import { openLogsStore } from '../../helpers/logs-store.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('hookscope-list-totals-');
@@ -14,9 +15,6 @@ const MAX_LOGS = 40;
 
 const delivery = (accountId: string, endpointId: string, status: LogStatus): NewLog =>
   newLog('{"ok":true}', status, { accountId, endpointId });
-
-const open = async (dir: string, migrations = logsMigrations) =>
-  SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations }] });
 
 const repoOn = (store: SqljsStore) =>
   new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: MAX_LOGS, maxBodyBytesPerAccount: 1e9 }));
@@ -39,7 +37,7 @@ async function totalsAgree(store: SqljsStore, repo: SqljsLogsRepository, when: s
 // insert and delete.
 describe("the list's totals read from the account's counts", () => {
   test('equal the counted logs through inserts, retention, deletes by id and by endpoint', async () => {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     const repo = repoOn(store);
     const agree = (when: string) => totalsAgree(store, repo, when);
     try {
@@ -75,7 +73,7 @@ describe("the list's totals read from the account's counts", () => {
 
   test('count the failed logs a store held before the step', async () => {
     const dir = await tempDir();
-    const before = await open(
+    const before = await openLogsStore(
       dir,
       logsMigrations.filter((m) => m.number < 12),
     );
@@ -93,7 +91,7 @@ describe("the list's totals read from the account's counts", () => {
     } finally {
       await before.close();
     }
-    const store = await open(dir);
+    const store = await openLogsStore(dir);
     try {
       await totalsAgree(store, repoOn(store), 'upgraded');
     } finally {

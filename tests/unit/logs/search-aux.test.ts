@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { logsMigrations } from '../../../server/logs/logs-migrations.ts';
 import { SNAPSHOT_FILE } from '../../../server/store/journal-files.ts';
-import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import type { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import { SearchBackfill } from '../../../server/storage/sqljs/search-backfill.ts';
@@ -10,14 +10,12 @@ import { abandon } from '../../helpers/abandon-store.ts';
 import { newLog } from '../../helpers/new-log.ts';
 import { describe, test } from '../../helpers/node-test.ts';
 import { withSnapshot } from '../../helpers/snapshot-query.ts';
+import { openLogsStore } from '../../helpers/logs-store.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('hookscope-search-aux-');
 const ACCOUNT = 'acc_a';
 const RETENTION = () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 });
-
-const open = (dir: string, migrations = logsMigrations) =>
-  SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations }] });
 
 const body = (i: number, word: string): string => JSON.stringify({ id: `evt_${i}`, note: `${word} number ${i}` });
 
@@ -47,7 +45,7 @@ async function searchTables(dir: string): Promise<{ main: number; aux: number; r
 describe('search signatures in the aux database', () => {
   test('a store before the step gets them moved row for row, and searches, inserts and deletes keep working', async () => {
     const dir = await tempDir();
-    const before = await open(
+    const before = await openLogsStore(
       dir,
       logsMigrations.filter((m) => m.number < 17),
     );
@@ -66,7 +64,7 @@ describe('search signatures in the aux database', () => {
       await before.close();
     }
 
-    const store = await open(dir);
+    const store = await openLogsStore(dir);
     try {
       const repo = new SqljsLogsRepository(store, RETENTION);
       const moved = (await store.all<Record<string, number>>('SELECT * FROM aux.log_search ORDER BY key')).map(
@@ -105,7 +103,7 @@ describe('search signatures in the aux database', () => {
 
   test('a checkpoint writes them in the aux database, and a restart replays the journal through the TEMP triggers', async () => {
     const dir = await tempDir();
-    const store = await open(dir);
+    const store = await openLogsStore(dir);
     const repo = new SqljsLogsRepository(store, RETENTION);
     for (let i = 0; i < 6; i++) await repo.insert(`log_${i}`, newLog(body(i, 'before'), 'success'), 'applied');
     await indexAll(store);
@@ -118,7 +116,7 @@ describe('search signatures in the aux database', () => {
     assert.equal(inSnapshot.aux, 1);
     assert.ok(inSnapshot.rows >= 6, `${inSnapshot.rows} signature rows for the 6 logs of the snapshot`);
 
-    const reopened = await open(dir);
+    const reopened = await openLogsStore(dir);
     try {
       const again = new SqljsLogsRepository(reopened, RETENTION);
       assert.deepEqual(await found(again, 'after number'), ['log_6', 'log_7', 'log_8']);

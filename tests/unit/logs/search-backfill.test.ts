@@ -12,7 +12,7 @@ import {
   SIGNATURE_COLUMNS,
   SPILLED_MAX_INDEXED_BODY,
 } from '../../../server/logs/search-index.ts';
-import { SqljsStore } from '../../../server/store/sqljs-store.ts';
+import type { SqljsStore } from '../../../server/store/sqljs-store.ts';
 import { storedBodies } from '../../../server/storage/sqljs/log-search-sqljs.ts';
 import { SqljsLogsRepository } from '../../../server/storage/sqljs/logs-sqljs.ts';
 import type { NewLog } from '../../../server/logs/log-types.ts';
@@ -26,15 +26,13 @@ import {
 } from '../../../server/storage/sqljs/search-backfill.ts';
 import { join } from 'node:path';
 import { randomBody, randomHeaders, randomPath, seeded, termFrom } from '../../helpers/search-corpus.ts';
+import { openLogsStore } from '../../helpers/logs-store.ts';
 import { tempDirs } from '../../helpers/temp-dir.ts';
 import { headersInline } from '../../helpers/headers-inline.ts';
 
 const tempDir = tempDirs('hookscope-backfill-');
 const ACCOUNT = 'acc_backfill';
 const LOGS = 450;
-
-const open = (dir: string, migrations = logsMigrations) =>
-  SqljsStore.open({ dir, migrations: [{ feature: 'logs', migrations }] });
 
 /** Index rows by kind: a log not indexed yet, one whose body is too large to index, signatures. */
 async function rowKinds(store: SqljsStore): Promise<{ unindexed: number; full: number; signatures: number }> {
@@ -56,7 +54,7 @@ describe('search index backfill', () => {
   test('indexes the logs stored before the index, and search finds the same before and after', async () => {
     const dir = await tempDir();
     // Logs stored by a version without the index (its insert, without the index op).
-    const before = await open(
+    const before = await openLogsStore(
       dir,
       logsMigrations.filter((m) => m.number < 6),
     );
@@ -84,7 +82,7 @@ describe('search index backfill', () => {
     }
     await before.close();
 
-    const store = await open(dir);
+    const store = await openLogsStore(dir);
     try {
       const repo = new SqljsLogsRepository(store, () => ({ maxLogsPerAccount: 1e6, maxBodyBytesPerAccount: 1 << 30 }));
       assert.deepEqual(await rowKinds(store), { unindexed: LOGS, full: 0, signatures: 0 });
@@ -124,7 +122,7 @@ describe('search index backfill', () => {
     assert.ok(large.length > MAX_INDEXED_BODY && large.length <= SPILLED_MAX_INDEXED_BODY);
     assert.ok(huge.length > SPILLED_MAX_INDEXED_BODY);
     // A store before the spilled signatures: the indexer left a full row for a body over 64 KB.
-    const before = await open(
+    const before = await openLogsStore(
       dir,
       logsMigrations.filter((m) => m.number < 13),
     );
@@ -149,7 +147,7 @@ describe('search index backfill', () => {
       await before.close();
     }
 
-    const store = await open(dir);
+    const store = await openLogsStore(dir);
     try {
       // The step gives the large body's log back to the indexer; the one past what is spilled keeps its full row.
       assert.deepEqual(await rowKinds(store), { unindexed: 1, full: 2, signatures: 0 });
@@ -202,7 +200,7 @@ describe('search index backfill', () => {
   });
 
   test('stops with the batch in hand', async () => {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     try {
       const backfill = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)));
       backfill.start();
@@ -260,7 +258,7 @@ describe('search index written in the background', () => {
     sleep: Sleep | undefined,
     fn: (ctx: { store: SqljsStore; repo: SqljsLogsRepository; indexer: SearchBackfill }) => Promise<void>,
   ): Promise<void> {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     const indexer = new SearchBackfill(store, storedBodies(store), (e) => assert.fail(String(e)), pacing, sleep);
     const repo = new SqljsLogsRepository(store, ROOMY, () => indexer.noteDelivery());
     try {
@@ -336,7 +334,7 @@ describe('search index written in the background', () => {
   });
 
   test('a delivery stored while a pass runs is indexed by the next pass, with no delivery after it', async () => {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     const bodies = storedBodies(store);
     let late: (() => Promise<unknown>) | null = null;
     // Reading the first batch's bodies, a delivery comes: the pass has begun below it.
@@ -366,7 +364,7 @@ describe('search index written in the background', () => {
   });
 
   test('a backlog is indexed oldest first, in batches, so its rows are appended in key order', async () => {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     const bodies = storedBodies(store);
     const read: number[][] = [];
     const reader = async (seqs: readonly number[]) => {
@@ -394,7 +392,7 @@ describe('search index written in the background', () => {
   });
 
   test('the indexer finds the rows to index through the index of those rows alone, never by reading the table', async () => {
-    const store = await open(await tempDir());
+    const store = await openLogsStore(await tempDir());
     try {
       const plan = await store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${UNINDEXED_ABOVE}`, [1]);
       assert.deepEqual(
@@ -424,7 +422,7 @@ describe('search index written in the background', () => {
       await backend.logsBackground!.stop();
       await backend.close();
     }
-    const store = await open(join(dataDir, 'store'));
+    const store = await openLogsStore(join(dataDir, 'store'));
     try {
       assert.deepEqual(await rowKinds(store), { unindexed: 0, full: 0, signatures: 1 });
     } finally {
