@@ -62,11 +62,21 @@ describe('the snapshot file: two databases and a trailer', () => {
       const one = (sql: string): unknown => opened.main.exec(sql)[0]!.values[0]![0];
       assert.equal(one('SELECT COUNT(*) FROM in_main'), 200);
       assert.equal(one('SELECT COUNT(*) FROM aux.in_aux'), 50);
-      // What the main connection writes to the aux database is what sql.js's aux connection exports.
+      // What the main connection writes to the aux database is what sql.js's aux connection
+      // exports, also after an export that read (and cached) the pages the writes change.
+      const exportedCount = async (): Promise<unknown> => {
+        const exported = new (await initSqlJs()).Database(opened.aux.export());
+        try {
+          return exported.exec('SELECT COUNT(*), SUM(n) FROM in_aux')[0]!.values[0];
+        } finally {
+          exported.close();
+        }
+      };
       opened.main.run('INSERT INTO aux.in_aux VALUES (-1, NULL)');
-      const exported = new (await initSqlJs()).Database(opened.aux.export());
-      assert.equal(exported.exec('SELECT COUNT(*) FROM in_aux')[0]!.values[0]![0], 51);
-      exported.close();
+      assert.deepEqual(await exportedCount(), [51, 1224]);
+      opened.main.run('DELETE FROM aux.in_aux WHERE n < 10');
+      opened.main.run("UPDATE aux.in_aux SET n = n + 1000, pad = 'y' WHERE n >= 40");
+      assert.deepEqual(await exportedCount(), [40, 11180]);
     } finally {
       opened.main.close();
       opened.aux.close();
