@@ -38,13 +38,18 @@ export const SMALL_FILE = 16 * 1024 * 1024;
  * worker waits for it.
  */
 export class StaleCopies {
-  private bytesAtCollection = 0;
+  private bytesAtCollection: readonly number[] = [];
   private count = 0;
 
-  /** `bytes` is the database file's current size. */
+  /**
+   * `bytes` is each database file's current size (the store's main and aux databases). Each
+   * file grows by its own copies, so each is watched on its own: measured against their total,
+   * a step of the smaller one (an eighth of 40 MB) left its old copy uncollected until the
+   * larger one grew too.
+   */
   constructor(
     private readonly collect: () => void,
-    private readonly bytes: () => number,
+    private readonly bytes: () => readonly number[],
   ) {}
 
   /** Collections run so far (the worker reports it; tests count on it). */
@@ -56,17 +61,17 @@ export class StaleCopies {
   collectNow(): void {
     this.collect();
     this.count++;
-    this.bytesAtCollection = this.bytes();
+    this.bytesAtCollection = [...this.bytes()];
   }
 
   /**
-   * After writes. A sixteenth is half of sql.js's growth step, so a replaced copy
-   * waits for at most about half a step. Below SMALL_FILE the copies are small, and
-   * collecting at every sixteenth from an empty store would take about 100 collections
-   * (some 5 ms each) before the file reached 16 MiB.
+   * After writes: once a file has grown by more than a sixteenth. A sixteenth is half of
+   * sql.js's growth step, so a replaced copy waits for at most about half a step. Below
+   * SMALL_FILE the copies are small, and collecting at every sixteenth from an empty store
+   * would take about 100 collections (some 5 ms each) before the file reached 16 MiB.
    */
   collectIfGrown(): void {
-    const bytes = this.bytes();
-    if (bytes >= SMALL_FILE && bytes * 16 > this.bytesAtCollection * 17) this.collectNow();
+    const grown = this.bytes().some((b, i) => b >= SMALL_FILE && b * 16 > (this.bytesAtCollection[i] ?? 0) * 17);
+    if (grown) this.collectNow();
   }
 }

@@ -67,7 +67,7 @@ class DatabaseHost {
   private readonly window = readWindow(256 * 1024);
   private readonly copies = new StaleCopies(
     fullCollection(),
-    () => this.databaseBytes('main') + this.databaseBytes(AUX_SCHEMA),
+    () => [this.databaseBytes('main'), this.databaseBytes(AUX_SCHEMA)],
   );
 
   constructor(private readonly SQL: SqlJsStatic) {}

@@ -26,7 +26,7 @@ describe('stale copies: the store worker frees copies of the database at once', 
     let collected = 0;
     const copies = new StaleCopies(
       () => collected++,
-      () => bytes,
+      () => [bytes],
     );
     copies.collectNow();
     assert.deepEqual([collected, copies.collections], [1, 1]);
@@ -46,6 +46,29 @@ describe('stale copies: the store worker frees copies of the database at once', 
     bytes = 18 * MiB;
     copies.collectIfGrown();
     assert.deepEqual([collected, copies.collections], [3, 3]);
+  });
+
+  test('collectIfGrown watches each file on its own: a small one growing by a sixteenth beside a large one that does not', () => {
+    const sizes = [160 * MiB, 32 * MiB];
+    let collected = 0;
+    const copies = new StaleCopies(
+      () => collected++,
+      () => sizes,
+    );
+    copies.collectNow();
+    // 3 MiB more in the small file: a sixteenth of it (not yet), a 64th of the two together.
+    sizes[1] = 34 * MiB;
+    copies.collectIfGrown();
+    assert.equal(collected, 1);
+    sizes[1] = 34 * MiB + 1;
+    copies.collectIfGrown();
+    assert.equal(collected, 2);
+    sizes[0] = 170 * MiB; // the large one: exactly a sixteenth, not yet
+    copies.collectIfGrown();
+    assert.equal(collected, 2);
+    sizes[0] = 170 * MiB + 1;
+    copies.collectIfGrown();
+    assert.equal(collected, 3);
   });
 
   describe('in a real store', () => {
