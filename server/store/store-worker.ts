@@ -65,10 +65,10 @@ class DatabaseHost {
    * 200 one-KB deliveries, read in one call when a search checks them in order.
    */
   private readonly window = readWindow(256 * 1024);
-  private readonly copies = new StaleCopies(
-    fullCollection(),
-    () => [this.databaseBytes('main'), this.databaseBytes(AUX_SCHEMA)],
-  );
+  private readonly copies = new StaleCopies(fullCollection(), () => [
+    this.databaseBytes('main'),
+    this.databaseBytes(AUX_SCHEMA),
+  ]);
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
