@@ -77,6 +77,8 @@ describe('search signatures in the aux database', () => {
         [],
       );
       assert.deepEqual(await found(repo, 'alpaca'), foundBefore);
+      // A deleted log's signature rows are zeroed in the aux database too (they hold its body's trigrams).
+      assert.deepEqual(await store.get('PRAGMA aux.secure_delete'), { secure_delete: 1 });
 
       // The TEMP triggers: a new log gets its row (found before the indexer runs), a deleted one loses its rows.
       await repo.insert('log_new', newLog(body(99, 'alpaca'), 'success'), 'applied');
