@@ -1,4 +1,4 @@
-import type { WordBits } from '../store/store-types.ts';
+import { AUX_SCHEMA, type WordBits } from '../store/store-types.ts';
 import { likeView, likeViewOfString, type LikeTerm } from './like-text.ts';
 
 /**
@@ -70,12 +70,12 @@ export const SEARCH_INDEX_SQL = `CREATE TABLE log_search (${SEARCH_TABLE_COLUMNS
  * Measured at 100,000 deliveries: 376 of 1,074 bytes a delivery. The triggers that keep it
  * become TEMP ones (SEARCH_INDEX_TEMPORARY), created on every open.
  */
-export const SEARCH_INDEX_TO_AUX_SQL = `CREATE TABLE aux.log_search (${SEARCH_TABLE_COLUMNS});
-  INSERT INTO aux.log_search (key, ${SIGNATURE_COLUMNS.join(', ')}) SELECT key, ${SIGNATURE_COLUMNS.join(', ')} FROM main.log_search;
+export const SEARCH_INDEX_TO_AUX_SQL = `CREATE TABLE ${AUX_SCHEMA}.log_search (${SEARCH_TABLE_COLUMNS});
+  INSERT INTO ${AUX_SCHEMA}.log_search (key, ${SIGNATURE_COLUMNS.join(', ')}) SELECT key, ${SIGNATURE_COLUMNS.join(', ')} FROM main.log_search;
   DROP TRIGGER logs_search_unindexed;
   DROP TRIGGER logs_search_deleted;
   DROP TABLE main.log_search;
-  CREATE INDEX aux.log_search_unindexed ON log_search (key) WHERE w0 = ${UNINDEXED_WORD};`;
+  CREATE INDEX ${AUX_SCHEMA}.log_search_unindexed ON log_search (key) WHERE w0 = ${UNINDEXED_WORD};`;
 
 /** What keeps the moved `log_search`, for SEARCH_INDEX_TO_AUX_SQL's `temporary`. */
 export const SEARCH_INDEX_TEMPORARY = searchTriggers('TEMP TRIGGER', 'main.logs');

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { openPrivateFileSync } from '../support/private-files.ts';
+import { readExactly } from '../support/read-exactly.ts';
 
 // Blob files are `blobs-000001.dat`, `blobs-000002.dat`, ... next to the journal.
 const BLOB_FILE = /^blobs-(\d{6,})\.dat$/;
@@ -136,13 +137,12 @@ export class BlobFiles {
     if (length === 0) return out;
     this.flush();
     const file = blobFileOf(location);
-    const fd = this.reader(file);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(fd, out, got, length - got, offsetOf(location) + got);
-      if (n === 0) throw new Error(`${blobFileName(file)} ends before the ${length} bytes at ${offsetOf(location)}`);
-      got += n;
-    }
+    readExactly(
+      this.reader(file),
+      out,
+      offsetOf(location),
+      () => new Error(`${blobFileName(file)} ends before the ${length} bytes at ${offsetOf(location)}`),
+    );
     return out;
   }
 

@@ -1,5 +1,7 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync } from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
+import { readExactly } from '../support/read-exactly.ts';
+import { AUX_SCHEMA } from './store-types.ts';
 
 /**
  * The snapshot file holds two SQLite databases, written one after the other by one
@@ -16,9 +18,6 @@ import type { Database, SqlJsStatic } from 'sql.js';
  * size is a whole number of pages (512 bytes at least), and a file with the trailer never is.
  */
 const MAGIC = Buffer.from('HKSNAUX1', 'latin1');
-
-/** The schema name the aux database is attached under. */
-export const AUX_SCHEMA = 'aux';
 export const TRAILER_BYTES = MAGIC.length + 16;
 
 /** The trailer after `mainBytes` of the main database and `auxBytes` of the aux one. */
@@ -54,7 +53,7 @@ export function readSnapshotPart(path: string, part: 'main' | 'aux'): Buffer | n
   try {
     const size = fstatSync(fd).size;
     const tail = new Uint8Array(Math.min(TRAILER_BYTES, size));
-    readExactly(fd, tail, size - tail.length);
+    readExactly(fd, tail, size - tail.length, ended);
     const layout = snapshotLayout(size, tail);
     if (!layout) return part === 'main' ? readRange(fd, 0, size) : null;
     return part === 'main' ? readRange(fd, 0, layout.mainBytes) : readRange(fd, layout.mainBytes, layout.auxBytes);
@@ -63,24 +62,27 @@ export function readSnapshotPart(path: string, part: 'main' | 'aux'): Buffer | n
   }
 }
 
+/** Of a new database. Rows of a couple of KB would each take a whole 4 KB page; 8 KB pages pack them better. */
+export const PAGE_SIZE = 8192;
+
 /**
  * The snapshot at `path` in sql.js: `main`, with the aux database attached to it as AUX_SCHEMA,
  * and `aux`, sql.js's own connection to that database's in-memory file (sql.js exports a
  * connection's main database only, so this one is kept to export it; SQLite checks a file's
  * change counter when a read starts, so it never exports pages it cached before the other
- * connection wrote). Both are new and empty, with pages of `pageSize`, where there is no file.
+ * connection wrote). Both are new and empty, with pages of PAGE_SIZE, where there is no file.
  */
-export function openSnapshot(SQL: SqlJsStatic, path: string, pageSize: number): { main: Database; aux: Database } {
+export function openSnapshot(SQL: SqlJsStatic, path: string): { main: Database; aux: Database } {
   const stored = existsSync(path);
   const main = new SQL.Database(stored ? readSnapshotPart(path, 'main') : undefined);
   let aux: Database | null = null;
   try {
-    if (!stored) main.run(`PRAGMA page_size = ${pageSize}`);
+    if (!stored) main.run(`PRAGMA page_size = ${PAGE_SIZE}`);
     const auxBytes = stored ? readSnapshotPart(path, 'aux') : null;
     aux = new SQL.Database(auxBytes ?? undefined);
     main.run(`ATTACH ? AS ${AUX_SCHEMA}`, [inMemoryFileOf(aux)]);
     // Through the attachment: the main connection writes the file's first page.
-    if (!auxBytes) main.run(`PRAGMA ${AUX_SCHEMA}.page_size = ${pageSize}`);
+    if (!auxBytes) main.run(`PRAGMA ${AUX_SCHEMA}.page_size = ${PAGE_SIZE}`);
     return { main, aux };
   } catch (e) {
     main.close();
@@ -108,15 +110,8 @@ function inMemoryFileOf(db: Database): string {
  */
 function readRange(fd: number, position: number, length: number): Buffer {
   const out = Buffer.allocUnsafeSlow(length);
-  readExactly(fd, out, position);
+  readExactly(fd, out, position, ended);
   return out;
 }
 
-function readExactly(fd: number, into: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < into.length) {
-    const n = readSync(fd, into, done, into.length - done, position + done);
-    if (n === 0) throw new Error('the snapshot file ended before its databases did');
-    done += n;
-  }
-}
+const ended = (): Error => new Error('the snapshot file ended before its databases did');

@@ -58,6 +58,13 @@ export interface BlobColumns {
 }
 
 /**
+ * The schema name of the embedded store's second database, attached to the main connection: a
+ * feature's migration may move a table there (`aux.<table>`), and a checkpoint exports the two
+ * one at a time (server/store/snapshot-file.ts).
+ */
+export const AUX_SCHEMA = 'aux';
+
+/**
  * A schema change owned by a feature, numbered 1, 2, 3... within that feature.
  * The store records (feature, number) of each applied one; a feature's name is
  * therefore part of the store's format and never changes.

@@ -15,9 +15,18 @@ import { BlobFiles, readWindow, type BlobEnd } from './blob-files.ts';
 import { decodeRecords, type JournalRecord } from './journal-codec.ts';
 import { SNAPSHOT_FILE, listSegments } from './journal-files.ts';
 import { migrationLabel } from './migration-plan.ts';
-import { AUX_SCHEMA, openSnapshot, snapshotTrailer, TRAILER_BYTES } from './snapshot-file.ts';
+import { openSnapshot, snapshotTrailer, TRAILER_BYTES } from './snapshot-file.ts';
 import { StaleCopies, fullCollection } from './stale-copies.ts';
-import type { BlobColumns, FeatureMigrations, ReadQuery, Row, SqlValue, WordBits, WriteOp } from './store-types.ts';
+import {
+  AUX_SCHEMA,
+  type BlobColumns,
+  type FeatureMigrations,
+  type ReadQuery,
+  type Row,
+  type SqlValue,
+  type WordBits,
+  type WriteOp,
+} from './store-types.ts';
 import type { FromWorker, OpenResult, ToWorker, WorkerMemory } from './worker-protocol.ts';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -45,8 +54,6 @@ function writeAll(fd: number, data: Uint8Array): void {
 const coalesceKey = (op: WriteOp): string =>
   `${op.sql}\u0000${JSON.stringify(op.params)}\u0000${op.when ? `${op.when.sql}\u0000${JSON.stringify(op.when.params)}` : ''}`;
 
-/** Rows of a couple of KB would each take a whole 4 KB page; 8 KB pages pack them better. */
-const PAGE_SIZE = 8192;
 /** Free pages below this are not worth a rebuild at open (DatabaseHost.compact). */
 const SPARSE_MIN_BYTES = 1024 * 1024;
 
@@ -76,7 +83,7 @@ class DatabaseHost {
     this.dir = dir;
     this.applyDelayMs = applyDelayMs;
     const snapshot = join(dir, SNAPSHOT_FILE);
-    ({ main: this.db, aux: this.aux } = openSnapshot(this.SQL, snapshot, PAGE_SIZE));
+    ({ main: this.db, aux: this.aux } = openSnapshot(this.SQL, snapshot));
     const db = this.db;
     // Deleted and overwritten rows are zeroed rather than left in free space, so a
     // deleted endpoint's or rotated-out secret is gone from the next snapshot (the

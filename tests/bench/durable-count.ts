@@ -17,7 +17,7 @@ export async function countDurableLogs(storeDir: string): Promise<number> {
   let lastSeq = 0;
   const snapshot = join(storeDir, SNAPSHOT_FILE);
   if (existsSync(snapshot)) {
-    const { main, aux } = openSnapshot(await initSqlJs(), snapshot, 8192);
+    const { main, aux } = openSnapshot(await initSqlJs(), snapshot);
     try {
       logs = Number(main.exec('SELECT COUNT(*) FROM logs')[0]?.values[0]?.[0] ?? 0);
       lastSeq = Number(main.exec("SELECT value FROM store_meta WHERE key = 'last_seq'")[0]?.values[0]?.[0] ?? 0);

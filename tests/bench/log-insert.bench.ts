@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     await engine.stop();
     for (const name of ['before (without logs_hourly)', 'after (with logs_hourly)']) {
       // Each its own copy of the snapshot's two databases, as the store's worker opens them.
-      const { main: db } = openSnapshot(SQL, join(dir, 'store', SNAPSHOT_FILE), 8192);
+      const { main: db } = openSnapshot(SQL, join(dir, 'store', SNAPSHOT_FILE));
       db.run('PRAGMA secure_delete = ON');
       // MEMORY stands in for the grouped apply's single transaction.
       db.run('PRAGMA journal_mode = MEMORY');

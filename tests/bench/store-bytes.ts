@@ -4,7 +4,8 @@
 // table or index's pages all go to the free list of its database (main or aux).
 import { stat } from 'node:fs/promises';
 import initSqlJs from 'sql.js';
-import { AUX_SCHEMA, openSnapshot } from '../../server/store/snapshot-file.ts';
+import { openSnapshot } from '../../server/store/snapshot-file.ts';
+import { AUX_SCHEMA } from '../../server/store/store-types.ts';
 
 /** The logs feature's tables, in the order they are dropped (each after the indexes on it). */
 const TABLES = ['log_search', 'log_bodies', 'log_hourly', 'log_stats', 'logs'];
@@ -26,7 +27,7 @@ export interface StoreBytes {
 
 /** Reads `snapshot` (a checkpointed store's hookscope.db) into a copy of its own and takes it apart. */
 export async function storeBytes(snapshot: string): Promise<StoreBytes> {
-  const { main: db, aux } = openSnapshot(await initSqlJs(), snapshot, 8192);
+  const { main: db, aux } = openSnapshot(await initSqlJs(), snapshot);
   try {
     const scalar = (sql: string): number => Number(db.exec(sql)[0]?.values[0]?.[0] ?? 0);
     const schemas = ['main', AUX_SCHEMA];

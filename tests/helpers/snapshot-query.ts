@@ -3,7 +3,7 @@ import { openSnapshot } from '../../server/store/snapshot-file.ts';
 
 /** Runs `read` on a store's snapshot file as it is on disk (what the next start loads), both databases attached. */
 export async function withSnapshot<T>(snapshotPath: string, read: (db: Database) => T): Promise<T> {
-  const { main, aux } = openSnapshot(await initSqlJs(), snapshotPath, 8192);
+  const { main, aux } = openSnapshot(await initSqlJs(), snapshotPath);
   try {
     return read(main);
   } finally {

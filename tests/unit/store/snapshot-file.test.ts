@@ -57,7 +57,7 @@ describe('the snapshot file: two databases and a trailer', () => {
     assert.deepEqual(readSnapshotPart(path, 'main'), Buffer.from(main));
     assert.deepEqual(readSnapshotPart(path, 'aux'), Buffer.from(aux));
 
-    const opened = openSnapshot(await initSqlJs(), path, 8192);
+    const opened = openSnapshot(await initSqlJs(), path);
     try {
       const one = (sql: string): unknown => opened.main.exec(sql)[0]!.values[0]![0];
       assert.equal(one('SELECT COUNT(*) FROM in_main'), 200);
@@ -90,7 +90,7 @@ describe('the snapshot file: two databases and a trailer', () => {
     await writeFile(path, main);
     assert.deepEqual(readSnapshotPart(path, 'main'), Buffer.from(main));
     assert.equal(readSnapshotPart(path, 'aux'), null);
-    const opened = openSnapshot(await initSqlJs(), path, 8192);
+    const opened = openSnapshot(await initSqlJs(), path);
     try {
       assert.equal(opened.main.exec('SELECT COUNT(*) FROM old_table')[0]!.values[0]![0], 30);
       opened.main.run('CREATE TABLE aux.fresh (n)');
@@ -101,9 +101,9 @@ describe('the snapshot file: two databases and a trailer', () => {
     }
   });
 
-  test('no file: both databases are new, with the page size asked for', async () => {
+  test('no file: both databases are new, with 8 KB pages', async () => {
     const dir = await tempDir();
-    const opened = openSnapshot(await initSqlJs(), join(dir, 'missing.db'), 8192);
+    const opened = openSnapshot(await initSqlJs(), join(dir, 'missing.db'));
     try {
       opened.main.run('CREATE TABLE a (n); CREATE TABLE aux.b (n);');
       assert.deepEqual(
